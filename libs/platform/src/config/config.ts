@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(
+    readonly component: string,
+    readonly problems: string[],
+  ) {
+    super(`Invalid configuration for ${component}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment against a schema; every problem is named with its variable. */
+export function parseConfig<S extends z.ZodType>(
+  component: string,
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.output<S> {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = schema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.map(String).join('.') || '(environment)';
+    return `${name}: ${issue.message}`;
+  });
+  throw new ConfigError(component, problems);
+}
+
+/** For `main.ts`: prints a configuration problem plainly and exits, instead of a stack trace. */
+export function parseConfigOrExit<S extends z.ZodType>(component: string, schema: S, env = process.env): z.output<S> {
+  try {
+    return parseConfig(component, schema, env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\nSee the .env.example files for every variable.\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}
+
+const urlWithProtocols = (protocols: string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}` },
+  );
+
+const port = z.coerce.number().int().min(1).max(65535);
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Variables every process understands (services, gateway, embedded host). */
+export const runtimeEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  /** NATS with JetStream; unset means the in-process transport (embedded mode only). */
+  NATS_URL: urlWithProtocols(['nats', 'tls', 'ws', 'wss']).optional(),
+  /** Prefix of every subject and of the event stream: lets several deployments share one NATS. */
+  BUS_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits or _ (at most 31)')
+    .optional(),
+  RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  /** PostgreSQL; unset means the embedded PostgreSQL (embedded mode only). */
+  DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /** Redis; unset means an in-memory cache (embedded mode only). */
+  REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlWithProtocols(['http', 'https']).optional(),
+  DATA_DIR: z.string().default('./.data'),
+  /** Runs migrations when the process starts (always on in the embedded mode). */
+  MIGRATE_ON_BOOT: bool.optional(),
+  /** Port of the small /healthz and /readyz server of a standalone service (for probes). */
+  HEALTH_PORT: port.optional(),
+});
+export type RuntimeEnv = z.output<typeof runtimeEnvSchema>;
+
+export const envHelpers = { port, bool, urlWithProtocols };

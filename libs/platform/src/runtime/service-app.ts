@@ -1,0 +1,128 @@
+import { Controller, Module, type DynamicModule, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { healthContract, schemaOf, type HealthReport } from '@app/contracts';
+import { DataSource } from 'typeorm';
+import { parseConfig } from '../config/config';
+import { createServiceDataSource, migrate } from '../database/data-source';
+import { CreateProcessedEvents1763700000000 } from '../database/processed-events';
+import { AppLogger } from '../logging/logger';
+import { BusServer } from '../transport/bus-server';
+import { RpcHandler } from '../transport/decorators';
+import { EventPublisher } from '../transport/event-publisher';
+import { RpcClient } from '../transport/rpc-client';
+import { BUS, HealthService, SERVICE_NAME } from './health.service';
+import { PassThroughRpcFilter } from './pass-through.filter';
+import type { Runtime } from './runtime';
+import type { ServiceDefinition } from './service-definition';
+import { KEY_VALUE_STORE, RUNTIME_ENV, SERVICE_CONFIG } from './tokens';
+
+/** A running service inside this process. */
+export interface ServiceApp {
+  name: string;
+  app: INestMicroservice;
+  dataSource: DataSource;
+  health(): Promise<HealthReport>;
+  close(): Promise<void>;
+}
+
+/** The platform's migrations (applied before the service's own, in every schema). */
+export const PLATFORM_MIGRATIONS = [CreateProcessedEvents1763700000000];
+
+export function dataSourceFor(definition: ServiceDefinition, runtime: Pick<Runtime, 'env' | 'databaseUrl'>): DataSource {
+  return createServiceDataSource({
+    url: runtime.databaseUrl,
+    schema: schemaOf(definition.name),
+    entities: definition.entities,
+    migrations: [...PLATFORM_MIGRATIONS, ...definition.migrations],
+    poolMax: runtime.env.DB_POOL_MAX,
+    applicationName: `assistant-${definition.name}`,
+  });
+}
+
+/** Applies a service's pending migrations; returns their names. */
+export async function migrateService(definition: ServiceDefinition, runtime: Pick<Runtime, 'env' | 'databaseUrl'>): Promise<string[]> {
+  const dataSource = dataSourceFor(definition, runtime);
+  await dataSource.initialize();
+  try {
+    return await migrate(dataSource, schemaOf(definition.name));
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+function healthController(definition: ServiceDefinition) {
+  @Controller()
+  class HealthHandlers {
+    constructor(private readonly health: HealthService) {}
+
+    @RpcHandler(healthContract(definition.name))
+    check() {
+      return this.health.report();
+    }
+  }
+  return HealthHandlers;
+}
+
+function rootModule(definition: ServiceDefinition, runtime: Runtime, dataSource: DataSource, logger: AppLogger): DynamicModule {
+  const config = definition.config ? parseConfig(`the ${definition.name} service`, definition.config, runtime.rawEnv) : {};
+  @Module({})
+  class ServiceRootModule {}
+  return {
+    module: ServiceRootModule,
+    global: true,
+    imports: [definition.module],
+    controllers: [healthController(definition)],
+    providers: [
+      { provide: SERVICE_NAME, useValue: definition.name },
+      { provide: BUS, useValue: runtime.bus },
+      { provide: RUNTIME_ENV, useValue: runtime.env },
+      { provide: SERVICE_CONFIG, useValue: config },
+      { provide: KEY_VALUE_STORE, useValue: runtime.kv },
+      { provide: DataSource, useValue: dataSource },
+      { provide: AppLogger, useValue: logger },
+      { provide: RpcClient, useValue: new RpcClient(runtime.bus, runtime.env.RPC_TIMEOUT_MS) },
+      { provide: EventPublisher, useValue: new EventPublisher(runtime.bus) },
+      HealthService,
+    ],
+    exports: [SERVICE_NAME, RUNTIME_ENV, SERVICE_CONFIG, KEY_VALUE_STORE, DataSource, AppLogger, RpcClient, EventPublisher, HealthService],
+  };
+}
+
+/**
+ * Boots one service on the runtime's bus: its own Nest application context, its own database
+ * pool confined to its schema, its handlers served on its subjects.
+ */
+export async function startServiceApp(
+  definition: ServiceDefinition,
+  runtime: Runtime,
+  options: { migrate: boolean },
+): Promise<ServiceApp> {
+  const logger = runtime.logger.child(definition.name);
+  const dataSource = dataSourceFor(definition, runtime);
+  await dataSource.initialize();
+  try {
+    if (options.migrate) {
+      const applied = await migrate(dataSource, schemaOf(definition.name));
+      if (applied.length) logger.log(`Applied migrations: ${applied.join(', ')}`, 'Migrations');
+    }
+    const app = await NestFactory.createMicroservice(rootModule(definition, runtime, dataSource, logger), {
+      strategy: new BusServer(runtime.bus, { service: definition.name }, logger),
+      logger,
+    });
+    app.useGlobalFilters(new PassThroughRpcFilter());
+    await app.listen();
+    return {
+      name: definition.name,
+      app,
+      dataSource,
+      health: () => app.get(HealthService).report(),
+      close: async () => {
+        await app.close();
+        await dataSource.destroy();
+      },
+    };
+  } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
+    throw error;
+  }
+}

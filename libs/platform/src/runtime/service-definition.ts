@@ -1,0 +1,16 @@
+import type { Type } from '@nestjs/common';
+import type { ServiceName } from '@app/contracts';
+import type { MigrationInterface } from 'typeorm';
+import type { z } from 'zod';
+
+/** Everything the runtime needs to host a service, in the embedded host or in its own process. */
+export interface ServiceDefinition {
+  name: ServiceName;
+  /** The service's root Nest module (its handlers, services and repositories). */
+  module: Type<unknown>;
+  /** The service's own environment variables, parsed at boot and injected as SERVICE_CONFIG. */
+  config?: z.ZodObject;
+  entities: Function[];
+  /** Applied in order by `migrate`; the platform's own come first. */
+  migrations: (new () => MigrationInterface)[];
+}

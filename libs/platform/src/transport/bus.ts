@@ -1,0 +1,84 @@
+/**
+ * The message bus every service talks through. Two implementations share this contract and
+ * the same JSON encoding: NATS (with JetStream for events) and an in-process bus for the
+ * embedded mode. Nothing above this interface knows which one runs.
+ */
+export type Headers = Record<string, string>;
+
+export interface BusReply {
+  data: Uint8Array;
+  headers: Headers;
+}
+
+export interface IncomingRequest {
+  subject: string;
+  data: Uint8Array;
+  headers: Headers;
+  respond(data: Uint8Array, headers?: Headers): void;
+}
+
+export interface IncomingEvent {
+  subject: string;
+  data: Uint8Array;
+  headers: Headers;
+  /** 1 on the first delivery, then 2, 3... */
+  deliveryCount: number;
+}
+
+export type EventOutcome = 'ack' | 'retry';
+
+export interface BusSubscription {
+  close(): Promise<void>;
+}
+
+export interface EventConsumerOptions {
+  /** Durable name: one per (service, handler); replicas of a service share it. */
+  durable: string;
+  subject: string;
+  /** Deliveries before a message is given up on (and logged). */
+  maxDeliver: number;
+  /** Wait before redelivery after a failure, by attempt (the last value repeats). */
+  backoffMs: number[];
+}
+
+export class BusNoRespondersError extends Error {
+  constructor(readonly subject: string) {
+    super(`No service answers ${subject}`);
+    this.name = 'BusNoRespondersError';
+  }
+}
+
+export class BusTimeoutError extends Error {
+  constructor(
+    readonly subject: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${subject} did not answer within ${timeoutMs} ms`);
+    this.name = 'BusTimeoutError';
+  }
+}
+
+export interface Bus {
+  readonly kind: 'nats' | 'in-process';
+  /** Prefix applied to every subject, so deployments (or test runs) can share one server. */
+  readonly prefix: string;
+
+  request(subject: string, data: Uint8Array, headers: Headers, timeoutMs: number): Promise<BusReply>;
+  /** Serves a subject; replicas in the same queue group share the load. */
+  serve(subject: string, queue: string, handler: (request: IncomingRequest) => void): Promise<BusSubscription>;
+  publish(subject: string, data: Uint8Array, headers?: Headers): void;
+  subscribe(subject: string, handler: (message: { data: Uint8Array; headers: Headers }) => void): Promise<BusSubscription>;
+  createInbox(): string;
+
+  /** Appends an event to the durable stream; a repeated `messageId` is stored once. */
+  publishEvent(subject: string, data: Uint8Array, headers: Headers, messageId: string): Promise<void>;
+  consumeEvents(
+    options: EventConsumerOptions,
+    handler: (event: IncomingEvent) => Promise<EventOutcome>,
+  ): Promise<BusSubscription>;
+
+  /** Round trip to the server, for readiness checks. */
+  ping(): Promise<void>;
+  /** Stops taking new messages, lets in-flight ones finish, then closes. */
+  drain(): Promise<void>;
+}
