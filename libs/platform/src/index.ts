@@ -24,3 +24,5 @@ export * from './transport/decorators';
 export * from './transport/event-publisher';
 export * from './transport/in-process-bus';
 export * from './transport/nats-bus';
+export * from './transport/rpc-client';
+export type { TelemetryHandle } from './telemetry/telemetry';

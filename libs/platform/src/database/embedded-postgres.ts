@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -27,6 +28,19 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Stops the server: a fast shutdown (SIGINT), then an immediate one (SIGQUIT) if it lingers.
+ * It may already be gone: a Ctrl-C in a terminal reaches the whole process group.
+ */
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGQUIT'), 5_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** A server left running by a process that was killed hard: stop it so its data directory can be used. */
@@ -86,8 +100,9 @@ export async function startEmbeddedPostgres(options: {
   } catch (error) {
     throw new Error(`The embedded PostgreSQL did not start: ${lastLines.join('').trim() || String(error)}`);
   }
+  const child = (server as unknown as { process?: ChildProcess }).process;
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
-    stop: () => server.stop(),
+    stop: () => stopChild(child),
   };
 }

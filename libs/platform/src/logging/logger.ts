@@ -1,6 +1,8 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { currentRequestContext } from './request-context';
 
+const NEST_BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication', 'NestMicroservice']);
+
 export type Level = 'error' | 'warn' | 'info' | 'debug';
 const RANK: Record<Level, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
@@ -28,7 +30,9 @@ export class AppLogger implements LoggerService {
   }
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
+    // Nest's start-up chatter (modules loaded, routes mapped) is only worth seeing when debugging.
+    const context = rest[rest.length - 1];
+    this.write(typeof context === 'string' && NEST_BOOT_CONTEXTS.has(context) ? 'debug' : 'info', message, rest);
   }
   info(message: unknown, ...rest: unknown[]): void {
     this.write('info', message, rest);

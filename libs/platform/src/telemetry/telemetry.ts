@@ -1,21 +1,22 @@
 /**
- * OpenTelemetry bootstrap. It must run before Nest, pg and http are loaded so their
- * instrumentations can patch them. Exporting only happens when OTEL_EXPORTER_OTLP_ENDPOINT is
- * set; otherwise the API stays a no-op and costs nothing.
+ * OpenTelemetry bootstrap. It must run before Nest, pg and http are loaded so that their
+ * instrumentations can patch them: each `main.ts` imports its `instrument.ts` first. Exporting
+ * only happens when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise nothing is loaded and the API
+ * stays a no-op.
  */
 export interface TelemetryHandle {
   enabled: boolean;
   shutdown(): Promise<void>;
 }
 
-export async function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<TelemetryHandle> {
+export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): TelemetryHandle {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT) return { enabled: false, shutdown: async () => undefined };
-  const [{ NodeSDK }, { OTLPTraceExporter }, { HttpInstrumentation }, { PgInstrumentation }] = await Promise.all([
-    import('@opentelemetry/sdk-node'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/instrumentation-http'),
-    import('@opentelemetry/instrumentation-pg'),
-  ]);
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when tracing is on, and before anything it patches */
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
     traceExporter: new OTLPTraceExporter(),

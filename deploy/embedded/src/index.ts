@@ -1,0 +1,2 @@
+export { bootEmbedded, embeddedEnvSchema, type EmbeddedStack } from './embedded';
+export { SERVICES } from './services';

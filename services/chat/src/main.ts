@@ -1,0 +1,5 @@
+import { telemetry } from './instrument';
+import { runServiceMain } from '@app/platform';
+import { chatService } from './index';
+
+void runServiceMain(chatService, telemetry);

@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import { envHelpers } from '@app/platform';
+import { z } from 'zod';
+
+/** The gateway's own variables (beside the runtime ones every process reads). */
+export const gatewayEnvSchema = z.object({
+  PORT: envHelpers.port.default(8080),
+  /** Interface to listen on; containers set 0.0.0.0. */
+  HOST: z.string().default('127.0.0.1'),
+  /** The commit reported by /api/v1/version/commit; the build records it when unset. */
+  GIT_COMMIT: z.string().max(64).optional(),
+  /** The built web client served at `/`; unset or missing means a plain placeholder page. */
+  WEB_DIST_DIR: z.string().default(resolve(__dirname, '../../../web/dist')),
+  /** Largest JSON body accepted, in bytes. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  /** Trust X-Forwarded-* from a proxy in front (an Ingress, a load balancer). */
+  TRUST_PROXY: envHelpers.bool.default(false),
+  /** Requests per minute per client address on /api/v1, before 429. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+  /** Time a readiness check waits for each service. */
+  READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
+});
+export type GatewayConfig = z.output<typeof gatewayEnvSchema>;

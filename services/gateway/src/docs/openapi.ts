@@ -1,0 +1,55 @@
+import { ErrorBodySchema } from '@app/contracts';
+import type { HttpRoute } from '@app/contracts/gateway';
+import { z } from 'zod';
+
+const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+
+function jsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  return rest;
+}
+
+function parameters(route: HttpRoute): unknown[] {
+  const list: unknown[] = [];
+  for (const [where, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
+    if (!schema) continue;
+    for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+      list.push({ name, in: where, required: where === 'path' || !field.safeParse(undefined).success, schema: jsonSchema(field) });
+    }
+  }
+  return list;
+}
+
+/** The OpenAPI 3.1 description of the gateway, generated from the contracts' route table. */
+export function buildOpenApi(routes: readonly HttpRoute[], version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const responses: Record<string, unknown> = {};
+    for (const [status, schema] of Object.entries(route.responses)) {
+      responses[status] = schema
+        ? { description: 'OK', content: { [route.produces ?? 'application/json']: { schema: jsonSchema(schema) } } }
+        : { description: 'No content' };
+    }
+    responses.default = { description: 'Error', content: { 'application/json': { schema: jsonSchema(ErrorBodySchema) } } };
+    const operation: Record<string, unknown> = {
+      summary: route.summary,
+      tags: [route.tag],
+      operationId: `${route.method.toLowerCase()}_${route.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+      parameters: parameters(route),
+      responses,
+      ...(route.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
+      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } } } : {}),
+    };
+    paths[toOpenApiPath(route.path)] ??= {};
+    paths[toOpenApiPath(route.path)][route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Assistant API', version, description: 'The HTTP surface of the assistant, behind /api/v1.' },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    paths,
+  };
+}

@@ -1,0 +1,29 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AppLogger, BUS, KEY_VALUE_STORE, RpcClient, type Runtime } from '@app/platform';
+import type { GatewayConfig } from './config';
+import { DocsController } from './docs/docs.controller';
+import { HealthController } from './health/health.controller';
+import { ReadinessService } from './health/readiness.service';
+import { GATEWAY_CONFIG } from './tokens';
+import { BuildInfo } from './version/build-info';
+import { VersionController } from './version/version.controller';
+
+/** The HTTP edge: controllers translate HTTP to RPC calls and nothing more. */
+@Module({})
+export class GatewayModule {
+  static forRoot(runtime: Runtime, config: GatewayConfig, logger: AppLogger): DynamicModule {
+    return {
+      module: GatewayModule,
+      controllers: [HealthController, VersionController, DocsController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: BUS, useValue: runtime.bus },
+        { provide: KEY_VALUE_STORE, useValue: runtime.kv },
+        { provide: AppLogger, useValue: logger },
+        { provide: RpcClient, useValue: new RpcClient(runtime.bus, runtime.env.RPC_TIMEOUT_MS) },
+        { provide: BuildInfo, useValue: new BuildInfo(config.GIT_COMMIT) },
+        ReadinessService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import { Controller, Get, Header, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ReadinessService } from './readiness.service';
+
+@Controller()
+export class HealthController {
+  constructor(private readonly readinessService: ReadinessService) {}
+
+  /** Alive: the process answers. Never touches a dependency. */
+  @Get('healthz')
+  @Header('cache-control', 'no-store')
+  liveness() {
+    return { status: 'ok' as const };
+  }
+
+  /** Ready: 200 when every dependency answers, 503 with the failing checks otherwise. */
+  @Get('readyz')
+  @Header('cache-control', 'no-store')
+  async readiness(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await this.readinessService.check(request.state.requestId);
+    reply.status(result.status === 'ready' ? 200 : 503);
+    return result;
+  }
+}

@@ -1,0 +1,4 @@
+import type { MigrationInterface } from 'typeorm';
+
+/** The sms service's migrations, oldest first. */
+export const smsMigrations: (new () => MigrationInterface)[] = [];

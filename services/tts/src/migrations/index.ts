@@ -1,0 +1,4 @@
+import type { MigrationInterface } from 'typeorm';
+
+/** The tts service's migrations, oldest first. */
+export const ttsMigrations: (new () => MigrationInterface)[] = [];
