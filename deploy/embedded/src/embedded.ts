@@ -12,7 +12,9 @@ import {
   type EmbeddedPostgresHandle,
   type Runtime,
   type ServiceApp,
+  type ServiceDefinition,
 } from '@app/platform';
+import type { Type } from '@nestjs/common';
 import { z } from 'zod';
 import { SERVICES } from './services';
 
@@ -38,7 +40,16 @@ export interface EmbeddedStack {
  * the in-process bus unless NATS_URL is set, memory unless REDIS_URL is set; then every service
  * (migrations applied) and the gateway.
  */
-export async function bootEmbedded(rawEnv: NodeJS.ProcessEnv = process.env, sink?: (line: string) => void): Promise<EmbeddedStack> {
+export interface BootOptions {
+  /** Where log lines go (stdout by default). */
+  sink?: (line: string) => void;
+  /** Services hosted beside the product's own (benchmarks and plumbing tests). */
+  extraServices?: ServiceDefinition[];
+  extraGatewayModules?: Type<unknown>[];
+}
+
+export async function bootEmbedded(rawEnv: NodeJS.ProcessEnv = process.env, options: BootOptions = {}): Promise<EmbeddedStack> {
+  const { sink } = options;
   const env = parseConfig('the assistant', runtimeEnvSchema, rawEnv);
   const gatewayConfig = parseConfig('the gateway', gatewayEnvSchema, rawEnv);
   const own = parseConfig('the embedded host', embeddedEnvSchema, rawEnv);
@@ -62,8 +73,8 @@ export async function bootEmbedded(rawEnv: NodeJS.ProcessEnv = process.env, sink
     stack.kv = await createKeyValueStore(env);
     const runtime: Runtime = { env, rawEnv, bus: stack.bus, kv: stack.kv, databaseUrl, logger };
     const migrateOnBoot = env.MIGRATE_ON_BOOT ?? true;
-    stack.services = await Promise.all(SERVICES.map((definition) => startServiceApp(definition, runtime, { migrate: migrateOnBoot })));
-    stack.gateway = await createGateway(runtime, gatewayConfig);
+    stack.services = await Promise.all([...SERVICES, ...(options.extraServices ?? [])].map((definition) => startServiceApp(definition, runtime, { migrate: migrateOnBoot })));
+    stack.gateway = await createGateway(runtime, gatewayConfig, { extraModules: options.extraGatewayModules });
     return {
       url: stack.gateway.url(),
       runtime,

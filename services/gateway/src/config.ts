@@ -4,7 +4,8 @@ import { z } from 'zod';
 
 /** The gateway's own variables (beside the runtime ones every process reads). */
 export const gatewayEnvSchema = z.object({
-  PORT: envHelpers.port.default(8080),
+  /** 0 picks a free port (tests). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Interface to listen on; containers set 0.0.0.0. */
   HOST: z.string().default('127.0.0.1'),
   /** The commit reported by /api/v1/version/commit; the build records it when unset. */

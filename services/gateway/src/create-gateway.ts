@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Runtime } from '@app/platform';
@@ -19,7 +20,12 @@ export interface Gateway {
 }
 
 /** Builds the gateway on a runtime: Fastify, the /api/v1 surface, errors as `{detail}`, the web client. */
-export async function createGateway(runtime: Runtime, config: GatewayConfig): Promise<Gateway> {
+export interface GatewayOptions {
+  /** Extra Nest modules mounted beside the gateway's own (benchmarks and plumbing tests). */
+  extraModules?: Type<unknown>[];
+}
+
+export async function createGateway(runtime: Runtime, config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = runtime.logger.child('gateway');
   const adapter = new FastifyAdapter({
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -67,7 +73,7 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig): Pr
   const web = new WebAssets(config.WEB_DIST_DIR);
   await web.register(fastify);
 
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(runtime, config, logger), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(runtime, config, logger, options.extraModules ?? []), adapter, {
     logger,
     bodyParser: true,
   });

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AppLogger, BUS, KEY_VALUE_STORE, RpcClient, type Runtime } from '@app/platform';
 import type { GatewayConfig } from './config';
 import { DocsController } from './docs/docs.controller';
@@ -11,9 +11,11 @@ import { VersionController } from './version/version.controller';
 /** The HTTP edge: controllers translate HTTP to RPC calls and nothing more. */
 @Module({})
 export class GatewayModule {
-  static forRoot(runtime: Runtime, config: GatewayConfig, logger: AppLogger): DynamicModule {
+  static forRoot(runtime: Runtime, config: GatewayConfig, logger: AppLogger, extraModules: Type<unknown>[] = []): DynamicModule {
     return {
       module: GatewayModule,
+      global: true,
+      imports: extraModules,
       controllers: [HealthController, VersionController, DocsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -24,6 +26,7 @@ export class GatewayModule {
         { provide: BuildInfo, useValue: new BuildInfo(config.GIT_COMMIT) },
         ReadinessService,
       ],
+      exports: [GATEWAY_CONFIG, BUS, KEY_VALUE_STORE, AppLogger, RpcClient],
     };
   }
 }

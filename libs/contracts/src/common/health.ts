@@ -17,7 +17,7 @@ export const HealthReportSchema = z.object({
 export type HealthReport = z.infer<typeof HealthReportSchema>;
 
 /** Every service answers `<service>.health.check` with the state of its own dependencies. */
-export function healthContract(service: ServiceName) {
+export function healthContract(service: ServiceName | (string & {})) {
   return defineRpc({
     subject: `${service}.health.check`,
     request: z.object({}).strict(),

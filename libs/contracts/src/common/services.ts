@@ -3,6 +3,6 @@ export const SERVICE_NAMES = ['auth', 'chat', 'memory', 'files', 'insider-config
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** Postgres schema of a service: the name with dashes turned into underscores. */
-export function schemaOf(service: ServiceName): string {
+export function schemaOf(service: ServiceName | (string & {})): string {
   return service.replace(/-/g, '_');
 }

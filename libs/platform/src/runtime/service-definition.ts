@@ -5,7 +5,8 @@ import type { z } from 'zod';
 
 /** Everything the runtime needs to host a service, in the embedded host or in its own process. */
 export interface ServiceDefinition {
-  name: ServiceName;
+  /** One of the product's services, or an extra one hosted beside them (benchmarks, tests). */
+  name: ServiceName | (string & {});
   /** The service's root Nest module (its handlers, services and repositories). */
   module: Type<unknown>;
   /** The service's own environment variables, parsed at boot and injected as SERVICE_CONFIG. */

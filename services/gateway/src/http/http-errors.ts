@@ -21,12 +21,17 @@ const FRAMEWORK_DETAIL: Record<number, string> = {
   405: 'Method Not Allowed',
   413: 'Request body too large',
   415: 'Unsupported content type',
+  429: 'Too many requests, please slow down',
 };
 
 /** The one place where any failure becomes an HTTP status and a `{detail}`. */
 export function toHttpFailure(error: unknown, requestId: string): HttpFailure {
   if (error instanceof RpcCallError) return { status: error.shape.status, detail: error.shape.detail, unexpected: false };
   if (error instanceof ZodError) return { status: 422, detail: describeZodError(error), unexpected: false };
+  // Fastify's own failures (bad JSON, body too large...) reach us wrapped by Nest: use their code.
+  if (error instanceof HttpException && typeof (error.cause as { statusCode?: unknown } | undefined)?.statusCode === 'number') {
+    return toHttpFailure(error.cause, requestId);
+  }
   if (error instanceof HttpException) {
     const response = error.getResponse();
     const message =

@@ -1,0 +1,4 @@
+export * from './machine';
+export * from './probe/probe.contracts';
+export { probeService } from './probe/probe.service';
+export { ProbeGatewayModule } from './probe/probe-gateway.module';

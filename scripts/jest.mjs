@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Runs Jest with the flag Node 24 needs for Jest to load Nest 12's ES modules from CommonJS tests.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const jest = require.resolve('jest/bin/jest');
+const options = [process.env.NODE_OPTIONS, '--experimental-vm-modules', '--no-warnings=ExperimentalWarning'].filter(Boolean).join(' ');
+const result = spawnSync(process.execPath, [jest, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_OPTIONS: options },
+});
+process.exit(result.status ?? 1);
