@@ -1,0 +1,45 @@
+// Lint, with the module boundaries of STYLE.md as errors: services never import each other,
+// contracts import no framework, the web client imports contracts only.
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const FRAMEWORKS = ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'pg', '@nats-io/*', 'ioredis', 'react', 'react-dom', 'react-router', 'rxjs'];
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '.nx/**', 'coverage/**', 'deploy/k6/**', 'deploy/docker/**', 'tmp/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allowCircularSelfDependency: false,
+          banTransitiveDependencies: false,
+          depConstraints: [
+            { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [], bannedExternalImports: FRAMEWORKS },
+            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:contracts'] },
+            { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:platform'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:platform'] },
+            { sourceTag: 'type:host', onlyDependOnLibsWithTags: ['type:service', 'scope:contracts', 'scope:platform'] },
+            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['scope:contracts'], bannedExternalImports: ['@nestjs/*', 'typeorm', 'pg', '@nats-io/*', 'ioredis', 'fastify'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['*'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unsafe-function-type': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', __dirname: 'readonly', module: 'writable', require: 'readonly', URL: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite. It builds, type-checks the tests, lints (module boundaries
+// included), then runs the unit, integration and API suites against the real PostgreSQL, NATS
+// (JetStream) and Redis named by TEST_DATABASE_URL, TEST_NATS_URL and TEST_REDIS_URL (local
+// defaults). Extra arguments go to Jest (e.g. `npm test -- e2e/api`).
+import { connect } from 'node:net';
+import { build } from './build.mjs';
+import { checkToolchain, run, runBin } from './lib.mjs';
+
+checkToolchain();
+
+const needs = [
+  ['PostgreSQL', process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 5432],
+  ['NATS (with JetStream)', process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222', 4222],
+  ['Redis', process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', 6379],
+];
+const reachable = ([, url, fallbackPort]) =>
+  new Promise((resolve) => {
+    const { hostname, port } = new URL(url);
+    const socket = connect({ host: hostname, port: Number(port || fallbackPort), timeout: 2000 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+const missing = [];
+for (const need of needs) if (!(await reachable(need))) missing.push(need);
+if (missing.length) {
+  console.error('The test suite talks to real servers, and these do not answer:');
+  for (const [name, url] of missing) console.error(`  - ${name} at ${url}`);
+  console.error('Start them (see the README, "Running the tests"), or point TEST_DATABASE_URL / TEST_NATS_URL / TEST_REDIS_URL elsewhere.');
+  process.exit(1);
+}
+
+const started = Date.now();
+build({ quiet: true });
+console.log('Type-checking the tests...');
+runBin('typescript', 'bin/tsc', ['-p', 'tsconfig.spec.json']);
+console.log('Linting...');
+// The boundary rule reads the Nx project graph; compute it first or the rule would skip.
+run(process.execPath, ['node_modules/nx/dist/bin/nx.js', 'show', 'projects'], { env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' }, stdio: 'ignore' });
+run(process.execPath, ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.']);
+const jestArgs = process.argv.slice(2);
+run(process.execPath, ['scripts/jest.mjs', ...jestArgs]);
+console.log(`All tests passed in ${Math.round((Date.now() - started) / 1000)} s.`);
