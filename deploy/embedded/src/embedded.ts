@@ -1,4 +1,4 @@
-import { createGateway, gatewayEnvSchema, type Gateway } from '@app/service-gateway';
+import { createGateway, gatewayEnvSchema, type Gateway, type GatewayConfig } from '@app/service-gateway';
 import {
   createBus,
   createKeyValueStore,
@@ -12,6 +12,7 @@ import {
   type EmbeddedPostgresHandle,
   type Runtime,
   type ServiceApp,
+  type RuntimeEnv,
   type ServiceDefinition,
 } from '@app/platform';
 import type { Type } from '@nestjs/common';
@@ -50,9 +51,11 @@ export interface BootOptions {
 
 export async function bootEmbedded(rawEnv: NodeJS.ProcessEnv = process.env, options: BootOptions = {}): Promise<EmbeddedStack> {
   const { sink } = options;
-  const env = parseConfig('the assistant', runtimeEnvSchema, rawEnv);
-  const gatewayConfig = parseConfig('the gateway', gatewayEnvSchema, rawEnv);
-  const own = parseConfig('the embedded host', embeddedEnvSchema, rawEnv);
+  // One schema for the whole process, so that every problem is reported at once.
+  const all = parseConfig('the assistant', runtimeEnvSchema.extend(gatewayEnvSchema.shape).extend(embeddedEnvSchema.shape), rawEnv);
+  const env: RuntimeEnv = all;
+  const gatewayConfig: GatewayConfig = all;
+  const own = all;
   const logger = createLogger(env, 'assistant', sink);
   const stack: { pg?: EmbeddedPostgresHandle; bus?: Runtime['bus']; kv?: Runtime['kv']; services: ServiceApp[]; gateway?: Gateway } = {
     services: [],

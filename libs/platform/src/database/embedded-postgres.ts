@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -55,6 +55,22 @@ async function stopLeftover(dataDir: string, log: (line: string) => void): Promi
 }
 
 /**
+ * As root, PostgreSQL runs as the `postgres` system user, which must be able to reach the data
+ * directory: open DATA_DIR for traversal (not reading), and say plainly when a parent is closed.
+ */
+async function allowPostgresUserIn(baseDir: string): Promise<void> {
+  await chmod(baseDir, 0o711);
+  for (let dir = dirname(baseDir); dir !== dirname(dir); dir = dirname(dir)) {
+    if (((await stat(dir)).mode & 0o001) === 0) {
+      throw new Error(
+        `The embedded PostgreSQL runs as the "postgres" user when started by root, and it cannot enter ${dir}. ` +
+          'Set DATA_DIR to a directory outside it, run as a regular user, or set DATABASE_URL.',
+      );
+    }
+  }
+}
+
+/**
  * Starts the embedded PostgreSQL (binaries from npm) with its data under `dataDir`, creating the
  * cluster on first use. Data survives restarts. Listens on localhost only, with a generated password.
  */
@@ -75,6 +91,7 @@ export async function startEmbeddedPostgres(options: {
   const password = (await readFile(passwordFile, 'utf8')).trim();
   const port = options.port ?? (await freePort());
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot) await allowPostgresUserIn(baseDir);
   let lastLines: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
