@@ -1,0 +1,114 @@
+import { deleteEventStream, machine, uniqueName } from '@app/testing';
+import { BusNoRespondersError, BusTimeoutError, decode, encode, InProcessBus, NatsBus, type Bus, type IncomingEvent } from '@app/platform';
+
+const waitFor = async (predicate: () => boolean, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+/** One contract, two implementations: the in-process bus must behave as NATS with JetStream does. */
+describe.each([
+  ['in-process', async (prefix: string): Promise<Bus> => new InProcessBus(prefix)],
+  ['nats', (prefix: string): Promise<Bus> => NatsBus.connect({ url: machine.natsUrl, prefix, name: 'bus-test' })],
+])('the %s bus', (kind, create) => {
+  let bus: Bus;
+  let prefix: string;
+
+  beforeEach(async () => {
+    prefix = uniqueName('bus');
+    bus = await create(prefix);
+  });
+
+  afterEach(async () => {
+    await bus.drain();
+    if (kind === 'nats') await deleteEventStream(prefix);
+  });
+
+  it('answers a request, with headers, as bytes that the receiver cannot share with the sender', async () => {
+    const sent = encode({ hello: 'world' });
+    await bus.serve('svc.thing.get', 'svc', (request) => {
+      const body = decode(request.data) as { hello: string };
+      request.data[0] = 0; // scribbling on what was received must not reach the sender
+      request.respond(encode({ got: body.hello, id: request.headers['x-request-id'] }));
+    });
+    const reply = await bus.request('svc.thing.get', sent, { 'x-request-id': 'r1' }, 2000);
+    expect(decode(reply.data)).toEqual({ got: 'world', id: 'r1' });
+    expect(decode(sent)).toEqual({ hello: 'world' });
+  });
+
+  it('says nobody answers a subject nobody serves, at once', async () => {
+    const started = Date.now();
+    await expect(bus.request('svc.nobody.here', encode({}), {}, 5000)).rejects.toBeInstanceOf(BusNoRespondersError);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('times out a responder that never answers', async () => {
+    await bus.serve('svc.slow.get', 'svc', () => undefined);
+    await expect(bus.request('svc.slow.get', encode({}), {}, 150)).rejects.toBeInstanceOf(BusTimeoutError);
+  });
+
+  it('spreads requests over the replicas of a queue group', async () => {
+    const served: string[] = [];
+    for (const replica of ['a', 'b']) {
+      await bus.serve('svc.spread.get', 'svc', (request) => {
+        served.push(replica);
+        request.respond(encode(replica));
+      });
+    }
+    for (let i = 0; i < 20; i++) await bus.request('svc.spread.get', encode(i), {}, 2000);
+    expect(served).toHaveLength(20);
+    expect(new Set(served)).toEqual(new Set(['a', 'b']));
+  });
+
+  it('keeps subjects of another prefix apart', async () => {
+    const other = await create(uniqueName('other'));
+    try {
+      await other.serve('svc.thing.get', 'svc', (request) => request.respond(encode('other')));
+      await expect(bus.request('svc.thing.get', encode({}), {}, 1000)).rejects.toBeInstanceOf(BusNoRespondersError);
+    } finally {
+      await other.drain();
+    }
+  });
+
+  it('delivers an event once per durable consumer, ignores a duplicate publish, and redelivers after a failure', async () => {
+    const seen: { consumer: string; body: unknown; delivery: number }[] = [];
+    let failuresLeft = 1;
+    const handler = (consumer: string) => async (event: IncomingEvent) => {
+      seen.push({ consumer, body: decode(event.data), delivery: event.deliveryCount });
+      if (consumer === 'flaky' && failuresLeft-- > 0) return 'retry' as const;
+      return 'ack' as const;
+    };
+    await bus.consumeEvents({ durable: 'steady', subject: 'events.thing.*', maxDeliver: 5, backoffMs: [50] }, handler('steady'));
+    await bus.consumeEvents({ durable: 'flaky', subject: 'events.thing.happened', maxDeliver: 5, backoffMs: [50] }, handler('flaky'));
+    await bus.publishEvent('events.thing.happened', encode({ n: 1 }), {}, 'id-1');
+    await bus.publishEvent('events.thing.happened', encode({ n: 1 }), {}, 'id-1');
+    await bus.publishEvent('events.other.happened', encode({ n: 2 }), {}, 'id-2');
+    await waitFor(() => seen.filter((s) => s.consumer === 'flaky').length === 2 && seen.some((s) => s.consumer === 'steady'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.filter((s) => s.consumer === 'steady')).toEqual([{ consumer: 'steady', body: { n: 1 }, delivery: 1 }]);
+    expect(seen.filter((s) => s.consumer === 'flaky')).toEqual([
+      { consumer: 'flaky', body: { n: 1 }, delivery: 1 },
+      { consumer: 'flaky', body: { n: 1 }, delivery: 2 },
+    ]);
+  });
+
+  it('resumes a durable consumer where it stopped, delivering what was published meanwhile', async () => {
+    const seen: unknown[] = [];
+    const consume = () =>
+      bus.consumeEvents({ durable: 'resumer', subject: 'events.resume.*', maxDeliver: 3, backoffMs: [50] }, async (event) => {
+        seen.push(decode(event.data));
+        return 'ack';
+      });
+    const first = await consume();
+    await bus.publishEvent('events.resume.one', encode(1), {}, 'r-1');
+    await waitFor(() => seen.length === 1);
+    await first.close();
+    await bus.publishEvent('events.resume.two', encode(2), {}, 'r-2');
+    await consume();
+    await waitFor(() => seen.length === 2);
+    expect(seen).toEqual([1, 2]);
+  });
+});

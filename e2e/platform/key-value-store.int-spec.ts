@@ -1,0 +1,35 @@
+import { machine, uniqueName } from '@app/testing';
+import { MemoryStore, RedisStore, type KeyValueStore } from '@app/platform';
+
+describe.each([
+  ['memory', async () => new MemoryStore() as KeyValueStore],
+  ['redis', async () => (await RedisStore.connect(machine.redisUrl, uniqueName('kv'))) as KeyValueStore],
+])('the %s store', (_kind, create) => {
+  let store: KeyValueStore;
+  beforeEach(async () => (store = await create()));
+  afterEach(() => store.close());
+
+  it('sets, reads, expires and deletes', async () => {
+    await store.set('a', '1', 1);
+    expect(await store.get('a')).toBe('1');
+    expect(await store.get('missing')).toBeNull();
+    await store.delete('a');
+    expect(await store.get('a')).toBeNull();
+    await store.set('short', 'x', 1);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await store.get('short')).toBeNull();
+  });
+
+  it('sets only when absent', async () => {
+    expect(await store.setIfAbsent('once', 'first', 10)).toBe(true);
+    expect(await store.setIfAbsent('once', 'second', 10)).toBe(false);
+    expect(await store.get('once')).toBe('first');
+  });
+
+  it('counts, keeping the expiry of the first increment', async () => {
+    expect(await store.increment('count', 1)).toBe(1);
+    expect(await store.increment('count', 100)).toBe(2);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await store.increment('count', 1)).toBe(1);
+  });
+});

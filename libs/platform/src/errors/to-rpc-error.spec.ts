@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { DomainError, RpcCallError } from './domain-error';
+import { toRpcError } from './to-rpc-error';
+
+describe('toRpcError', () => {
+  it('keeps a domain error as it is', () => {
+    expect(toRpcError(DomainError.notFound('No such chat'), 'r')).toEqual({
+      shape: { status: 404, detail: 'No such chat', code: 'not_found' },
+      unexpected: false,
+    });
+    expect(toRpcError(new DomainError('bad_request', 'Too young', 403), 'r').shape.status).toBe(403);
+  });
+
+  it('passes on the error of a downstream call', () => {
+    const shape = { status: 504, detail: 'late', code: 'timeout' as const };
+    expect(toRpcError(new RpcCallError(shape, 'a.b.c'), 'r').shape).toEqual(shape);
+  });
+
+  it('turns a validation failure into a 400 naming the field', () => {
+    const failure = z.object({ text: z.string() }).safeParse({ text: 1 });
+    expect(toRpcError(failure.error, 'r').shape).toMatchObject({ status: 400, code: 'bad_request', detail: expect.stringMatching(/^text: /) });
+  });
+
+  it('hides anything else behind a 500 with the request id', () => {
+    const result = toRpcError(new TypeError('cannot read x of undefined at /srv/secret.ts'), 'req-9');
+    expect(result).toEqual({ shape: { status: 500, detail: 'Internal error (request req-9)', code: 'internal' }, unexpected: true });
+  });
+});
