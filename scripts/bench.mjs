@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// `npm run bench`: what a hop through the bus costs. For each transport (in-process, and NATS
+// when it answers), the same answer is served two ways and loaded side by side with autocannon
+// (in its own process): by the gateway itself (baseline) and by a service behind the bus
+// (gateway -> transport -> service -> back). Prints requests/s and p99 for both and their ratio.
+//   BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_TRANSPORTS (in-process,nats)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from './build.mjs';
+import { root } from './lib.mjs';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const wanted = (process.env.BENCH_TRANSPORTS ?? 'in-process,nats').split(',');
+
+build({ quiet: true });
+const require = createRequire(join(root, 'package.json'));
+const { bootEmbedded } = require('./deploy/embedded/dist/index.js');
+const testing = require('./libs/testing/dist/index.js');
+
+const reachable = (url) =>
+  new Promise((resolve) => {
+    const { hostname, port } = new URL(url);
+    const socket = connect({ host: hostname, port: Number(port), timeout: 1000 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+
+/** Loads a URL from a separate autocannon process (the server runs in this one, so never block it). */
+function load(url, duration) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [join(root, 'node_modules/autocannon/autocannon.js'), '-c', String(connections), '-d', String(duration), '-j', url],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon failed: ${err}`));
+      const report = JSON.parse(out);
+      if (report.non2xx > 0 || report.errors > 0) return reject(new Error(`${url}: ${report.non2xx} non-2xx answers, ${report.errors} errors`));
+      resolve({ rps: report.requests.average, p99: report.latency.p99, total: report.requests.total });
+    });
+  });
+}
+
+const rows = [];
+for (const transport of wanted) {
+  if (transport === 'nats' && !(await reachable(testing.machine.natsUrl))) {
+    console.log(`NATS does not answer at ${testing.machine.natsUrl}: skipping the NATS transport.`);
+    continue;
+  }
+  const usePostgres = await reachable(testing.machine.databaseUrl.replace(/^postgres/, 'http'));
+  const environment = usePostgres ? await testing.createTestEnvironment('bench', transport) : undefined;
+  const dataDir = usePostgres ? undefined : mkdtempSync(join(tmpdir(), 'assistant-bench-'));
+  const env = {
+    ...(environment?.env ?? { PORT: '0', LOG_LEVEL: 'error', DATA_DIR: dataDir, ...(transport === 'nats' ? { NATS_URL: testing.machine.natsUrl } : {}) }),
+    LOG_LEVEL: 'error',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  };
+  const stack = await bootEmbedded(env, { extraServices: [testing.probeService], extraGatewayModules: [testing.ProbeGatewayModule] });
+  try {
+    const baselineUrl = `${stack.url}/api/v1/probe/local?text=pong`;
+    const rpcUrl = `${stack.url}/api/v1/probe/echo?text=pong`;
+    console.log(`${transport}: warming up...`);
+    await load(baselineUrl, 2);
+    await load(rpcUrl, 2);
+    console.log(`${transport}: ${seconds} s each, ${connections} connections`);
+    const baseline = await load(baselineUrl, seconds);
+    const rpc = await load(rpcUrl, seconds);
+    rows.push({ transport, baseline, rpc });
+  } finally {
+    await stack.close();
+    await environment?.cleanup();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const pad = (s, n) => String(s).padEnd(n);
+console.log(`\nGET through the gateway: answered in the gateway (baseline) vs. by a service over the bus`);
+console.log(`${pad('transport', 12)}${pad('baseline req/s', 16)}${pad('p99 ms', 8)}${pad('via bus req/s', 16)}${pad('p99 ms', 8)}ratio req/s (bus/baseline)`);
+for (const { transport, baseline, rpc } of rows) {
+  console.log(
+    `${pad(transport, 12)}${pad(Math.round(baseline.rps), 16)}${pad(baseline.p99, 8)}${pad(Math.round(rpc.rps), 16)}${pad(rpc.p99, 8)}${(rpc.rps / baseline.rps).toFixed(2)}`,
+  );
+}
+process.exit(0);
