@@ -32,9 +32,23 @@ export function createServiceDataSource(options: ServiceDatabaseOptions): DataSo
   });
 }
 
-/** Creates the schema when missing and applies pending migrations, each in its own transaction. */
+/**
+ * Creates the schema when missing and applies pending migrations, each in its own transaction.
+ * A session-level advisory lock per schema lets replicas that start together migrate one at a time.
+ */
 export async function migrate(dataSource: DataSource, schema: string): Promise<string[]> {
-  await dataSource.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-  const applied = await dataSource.runMigrations({ transaction: 'each' });
-  return applied.map((m) => m.name);
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`assistant-migrations:${schema}`]);
+    try {
+      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      return applied.map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`assistant-migrations:${schema}`]);
+    }
+  } finally {
+    await runner.release();
+  }
 }
