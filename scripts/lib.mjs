@@ -1,12 +1,10 @@
 // Helpers shared by the root scripts (build, start, test, bench).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const require = createRequire(join(root, 'package.json'));
 
 /** Stops with a plain sentence when the Node.js version or the install is not right. */
 export function checkToolchain() {
@@ -35,5 +33,6 @@ export function run(command, args, options = {}) {
 
 /** Runs a package's bin with the current Node.js. */
 export function runBin(pkg, bin, args, options = {}) {
-  return run(process.execPath, [require.resolve(`${pkg}/${bin}`), ...args], options);
+  // By path: packages' "exports" often do not list their bin files.
+  return run(process.execPath, [join(root, 'node_modules', pkg, bin), ...args], options);
 }
