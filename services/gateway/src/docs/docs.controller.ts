@@ -10,6 +10,7 @@ const SWAGGER_ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagg
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Assistant API</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/api/docs/assets/swagger-ui.css"></head>
 <body><div id="swagger-ui"></div>
 <script src="/api/docs/assets/swagger-ui-bundle.js"></script>
