@@ -66,7 +66,10 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
     const ms = Math.round(performance.now() - (request.state?.startedAt ?? performance.now()));
     // The path only: query strings may carry one-time codes.
     runWithRequestContext({ request_id: request.state?.requestId ?? String(request.id) }, () =>
-      logger.log({ msg: `${request.method} ${path} ${reply.statusCode} ${ms}ms`, status: reply.statusCode, ms }, 'Http'),
+      logger.log(
+        { msg: `${request.method} ${path} ${reply.statusCode} ${ms}ms`, status: reply.statusCode, ms, user_label: request.state?.userLabel ?? undefined },
+        'Http',
+      ),
     );
   });
 

@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { Headers } from '../transport/bus';
 
 const tracer = () => trace.getTracer('assistant-bus');
@@ -17,7 +17,8 @@ export async function withSpan<T>(
   fn: (span: Span) => Promise<T>,
   carrier?: Headers,
 ): Promise<T> {
-  const parent = carrier ? propagation.extract(context.active(), carrier) : context.active();
+  // A receiver continues only what the headers carry, even in-process, exactly as over a socket.
+  const parent = carrier ? propagation.extract(ROOT_CONTEXT, carrier) : context.active();
   const spanKind = { client: SpanKind.CLIENT, server: SpanKind.SERVER, producer: SpanKind.PRODUCER, consumer: SpanKind.CONSUMER }[kind];
   return tracer().startActiveSpan(name, { kind: spanKind, attributes }, parent, async (span) => {
     try {
