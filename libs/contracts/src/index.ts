@@ -4,3 +4,4 @@ export * from './common/contract';
 export * from './common/errors';
 export * from './common/health';
 export * from './common/services';
+export * from './common/user-data';

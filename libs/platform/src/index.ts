@@ -16,6 +16,7 @@ export * from './runtime/service-definition';
 export * from './runtime/service-main';
 export * from './runtime/shutdown';
 export * from './runtime/tokens';
+export * from './runtime/user-data';
 export * from './telemetry/trace-context';
 export * from './transport/bus';
 export * from './transport/bus-server';

@@ -15,6 +15,7 @@ import { PassThroughRpcFilter } from './pass-through.filter';
 import type { Runtime } from './runtime';
 import type { ServiceDefinition } from './service-definition';
 import { KEY_VALUE_STORE, RUNTIME_ENV, SERVICE_CONFIG } from './tokens';
+import { userDataController } from './user-data';
 
 /** A running service inside this process. */
 export interface ServiceApp {
@@ -71,7 +72,7 @@ function rootModule(definition: ServiceDefinition, runtime: Runtime, dataSource:
     module: ServiceRootModule,
     global: true,
     imports: [definition.module],
-    controllers: [healthController(definition)],
+    controllers: [healthController(definition), userDataController(definition)],
     providers: [
       { provide: SERVICE_NAME, useValue: definition.name },
       { provide: BUS, useValue: runtime.bus },

@@ -14,4 +14,16 @@ export interface ServiceDefinition {
   entities: Function[];
   /** Applied in order by `migrate`; the platform's own come first. */
   migrations: (new () => MigrationInterface)[];
+  /** Where the service keeps users' data: exported, purged on deletion, moved on a guest merge. */
+  userData?: {
+    /** In dependency order (parents first); purged in reverse. */
+    tables: UserDataTable[];
+    /** False when the service purges on its own schedule (auth deletes the account last). */
+    purgeOnDelete?: boolean;
+  };
+}
+
+export interface UserDataTable {
+  table: string;
+  userColumn: string;
 }

@@ -1,0 +1,71 @@
+import { Controller, Inject, type Type } from '@nestjs/common';
+import { userExportContract } from '@app/contracts';
+import { USER_EVENTS } from '@app/contracts/events';
+import { DataSource } from 'typeorm';
+import { applyOnce } from '../database/processed-events';
+import { EventHandler, RpcHandler, type EventInput, type RpcInput } from '../transport/decorators';
+import { EventPublisher } from '../transport/event-publisher';
+import type { ServiceDefinition, UserDataTable } from './service-definition';
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+function checked(tables: UserDataTable[]): UserDataTable[] {
+  for (const { table, userColumn } of tables) {
+    if (!IDENTIFIER.test(table) || !IDENTIFIER.test(userColumn)) throw new Error(`Invalid user-data table ${table}.${userColumn}`);
+  }
+  return tables;
+}
+
+/**
+ * The data rights every service owes its users, from the tables it declares as holding user
+ * data: export them, purge them when the account is deleted (then say so with `events.user.purged`),
+ * and move a guest's rows to the account the guest signed in to. Each is idempotent.
+ */
+export function userDataController(definition: ServiceDefinition): Type<unknown> {
+  const tables = checked(definition.userData?.tables ?? []);
+  const purgeOnDelete = definition.userData?.purgeOnDelete ?? true;
+  const service = definition.name;
+
+  @Controller()
+  class UserDataHandlers {
+    constructor(
+      @Inject(DataSource) private readonly dataSource: DataSource,
+      @Inject(EventPublisher) private readonly events: EventPublisher,
+    ) {}
+
+    @RpcHandler(userExportContract(service))
+    async export({ data }: RpcInput<ReturnType<typeof userExportContract>>) {
+      const out: Record<string, Record<string, unknown>[]> = {};
+      for (const { table, userColumn } of tables) {
+        out[table] = await this.dataSource.query(`SELECT * FROM "${table}" WHERE "${userColumn}" = $1`, [data.user_id]);
+      }
+      return { tables: out };
+    }
+
+    @EventHandler(USER_EVENTS.deleted)
+    async purge({ event_id, payload }: EventInput<typeof USER_EVENTS.deleted>) {
+      if (!purgeOnDelete) return;
+      await applyOnce(this.dataSource, 'user-data', event_id, async (manager) => {
+        for (const { table, userColumn } of [...tables].reverse()) {
+          await manager.query(`DELETE FROM "${table}" WHERE "${userColumn}" = $1`, [payload.user_id]);
+        }
+      });
+      // Said after every delivery, so a lost acknowledgement is said again.
+      await this.events.publish(
+        USER_EVENTS.purged,
+        { user_id: payload.user_id, deletion_id: payload.deletion_id, service },
+        { eventId: `purged:${payload.deletion_id}:${service}` },
+      );
+    }
+
+    @EventHandler(USER_EVENTS.merged)
+    async merge({ event_id, payload }: EventInput<typeof USER_EVENTS.merged>) {
+      await applyOnce(this.dataSource, 'user-data', event_id, async (manager) => {
+        for (const { table, userColumn } of tables) {
+          await manager.query(`UPDATE "${table}" SET "${userColumn}" = $1 WHERE "${userColumn}" = $2`, [payload.into_user_id, payload.from_user_id]);
+        }
+      });
+    }
+  }
+  return UserDataHandlers;
+}
