@@ -1,12 +1,33 @@
 import { Module } from '@nestjs/common';
+import { AccountService } from './account/account.service';
+import { CampaignsService } from './campaigns/campaigns.service';
+import { AuthHandlers } from './handlers/auth.handlers';
+import { InvitesService } from './invites/invites.service';
+import { LoginService } from './login/login.service';
+import { PhoneLoginService } from './login/phone-login.service';
+import { ProviderLoginService } from './login/providers/provider-login.service';
+import { SessionsService } from './sessions/sessions.service';
+import { AuthStore } from './store/auth-store';
+import { TokenService } from './tokens/token.service';
+import { UsersService } from './users/users.service';
 
 /**
- * The auth service. The platform adds its health handler (`auth.health.check`), its database
- * (schema `auth`), the RPC client and the event publisher around this module.
+ * The auth service: guests, sign-in by phone code, Google, Apple and Firebase, sessions and their
+ * tokens, onboarding, invites, campaigns and account deletion.
  */
 @Module({
-  imports: [],
-  controllers: [],
-  providers: [],
+  controllers: [AuthHandlers],
+  providers: [
+    AuthStore,
+    TokenService,
+    SessionsService,
+    UsersService,
+    InvitesService,
+    CampaignsService,
+    LoginService,
+    PhoneLoginService,
+    ProviderLoginService,
+    AccountService,
+  ],
 })
 export class AuthModule {}

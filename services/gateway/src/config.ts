@@ -18,6 +18,13 @@ export const gatewayEnvSchema = z.object({
   TRUST_PROXY: envHelpers.bool.default(false),
   /** Requests per minute per client address on /api/v1, before 429. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+  /** Header a trusted proxy sets to the client's country (ISO code); empty turns region blocking off. */
+  REGION_HEADER: z.string().toLowerCase().default('cf-ipcountry'),
+  /** Countries the service is not offered in (451 for every API call from there). */
+  BLOCKED_COUNTRIES: z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean))
+    .default(['CN']),
   /** Time a readiness check waits for each service. */
   READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
 });

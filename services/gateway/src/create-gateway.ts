@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Runtime } from '@app/platform';
-import { runWithRequestContext } from '@app/platform';
+import { DomainError, runWithRequestContext } from '@app/platform';
 import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import { HttpErrorFilter, sendFailure } from './http/http-errors';
@@ -42,10 +42,15 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
   });
 
   const limiter = new RateLimiter(runtime.kv, config.RATE_LIMIT_PER_MINUTE);
+  const blocked = new Set(config.BLOCKED_COUNTRIES);
   fastify.addHook('onRequest', (request, reply, done) => {
     request.state = readRequestState(request);
     runWithRequestContext({ request_id: request.state.requestId }, () => {
       if (!request.url.startsWith('/api/v1/')) return done();
+      const country = config.REGION_HEADER ? request.headers[config.REGION_HEADER] : undefined;
+      if (typeof country === 'string' && blocked.has(country.trim().toUpperCase())) {
+        return sendFailure(request, reply, new DomainError('forbidden', 'The assistant is not available in your region.', 451), logger);
+      }
       limiter.check(request).then(
         (retryAfter) => {
           if (retryAfter === null) return done();
@@ -72,6 +77,8 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
       ),
     );
   });
+
+  await fastify.register((await import('@fastify/cookie')).default);
 
   const web = new WebAssets(config.WEB_DIST_DIR);
   await web.register(fastify);

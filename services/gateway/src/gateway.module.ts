@@ -1,5 +1,12 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { AppLogger, BUS, KEY_VALUE_STORE, RpcClient, type Runtime } from '@app/platform';
+import { APP_GUARD } from '@nestjs/core';
+import { AppLogger, BUS, KEY_VALUE_STORE, RUNTIME_ENV, RpcClient, type Runtime } from '@app/platform';
+import { AccountController } from './account/account.controller';
+import { DevSmsController } from './account/dev-sms.controller';
+import { AuthController } from './auth/auth.controller';
+import { AuthGuard } from './auth/auth.guard';
+import { OnboardingController } from './auth/onboarding.controller';
+import { TokenVerifier } from './auth/token-verifier';
 import type { GatewayConfig } from './config';
 import { DocsController } from './docs/docs.controller';
 import { HealthController } from './health/health.controller';
@@ -16,9 +23,12 @@ export class GatewayModule {
       module: GatewayModule,
       global: true,
       imports: extraModules,
-      controllers: [HealthController, VersionController, DocsController],
+      controllers: [HealthController, VersionController, DocsController, AuthController, OnboardingController, AccountController, DevSmsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: RUNTIME_ENV, useValue: runtime.env },
+        TokenVerifier,
+        { provide: APP_GUARD, useClass: AuthGuard },
         { provide: BUS, useValue: runtime.bus },
         { provide: KEY_VALUE_STORE, useValue: runtime.kv },
         { provide: AppLogger, useValue: logger },

@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
+import { FlagsHandlers } from './flags/flags.handlers';
+import { FlagsService } from './flags/flags.service';
+import { InsiderStatusRepository } from './flags/insider-status.repository';
 
-/**
- * The insider-config service. The platform adds its health handler (`insider-config.health.check`), its database
- * (schema `insider_config`), the RPC client and the event publisher around this module.
- */
+/** Insider mode, insider flags and (to come) the AI voice settings of each user. */
 @Module({
-  imports: [],
-  controllers: [],
-  providers: [],
+  controllers: [FlagsHandlers],
+  providers: [FlagsService, InsiderStatusRepository],
 })
 export class InsiderConfigModule {}

@@ -26,4 +26,6 @@ export interface ServiceDefinition {
 export interface UserDataTable {
   table: string;
   userColumn: string;
+  /** What a guest's sign-in into an existing account does to these rows: move them (default) or leave them. */
+  onMerge?: 'move' | 'keep';
 }

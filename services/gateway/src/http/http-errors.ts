@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, HttpException, NotFoundException, type ExceptionFilter } from '@nestjs/common';
 import { describeZodError } from '@app/contracts';
-import { AppLogger, RpcCallError } from '@app/platform';
+import { AppLogger, DomainError, RpcCallError } from '@app/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { applySecurityHeaders } from './security-headers';
@@ -27,6 +27,7 @@ const FRAMEWORK_DETAIL: Record<number, string> = {
 /** The one place where any failure becomes an HTTP status and a `{detail}`. */
 export function toHttpFailure(error: unknown, requestId: string): HttpFailure {
   if (error instanceof RpcCallError) return { status: error.shape.status, detail: error.shape.detail, unexpected: false };
+  if (error instanceof DomainError) return { status: error.status, detail: error.detail, unexpected: false };
   if (error instanceof ZodError) return { status: 422, detail: describeZodError(error), unexpected: false };
   // Fastify's own failures (bad JSON, body too large...) reach us wrapped by Nest: use their code.
   if (error instanceof HttpException && typeof (error.cause as { statusCode?: unknown } | undefined)?.statusCode === 'number') {

@@ -36,15 +36,29 @@ export function readRequestState(request: FastifyRequest): HttpRequestState {
   };
 }
 
-/** Echoes the request id and the session id, as the web client expects. */
+/** Echoes the request id, and the session id (the token's, else the one the client sent). */
 export function echoRequestHeaders(request: FastifyRequest, reply: FastifyReply): void {
   const state = request.state;
   if (!state) return;
   reply.header(HEADERS.requestId, state.requestId);
-  if (state.sessionId) reply.header(HEADERS.userSessionId, state.sessionId);
+  if (reply.hasHeader(HEADERS.userSessionId)) return;
+  const sessionId = request.auth?.session_id ?? state.sessionId;
+  if (sessionId) reply.header(HEADERS.userSessionId, sessionId);
 }
 
-/** The caller identity handed to services. Set from what the gateway verified, never from the body. */
+/** The caller identity handed to services: from the verified token (see AuthGuard), never from the body. */
 export function callerOf(request: FastifyRequest): Caller {
-  return { user_id: null, is_anon: false, session_id: request.state.sessionId, request_id: request.state.requestId };
+  const auth = request.auth;
+  return {
+    user_id: auth?.user_id ?? null,
+    is_anon: auth?.is_anon ?? false,
+    session_id: auth?.session_id ?? request.state.sessionId,
+    request_id: request.state.requestId,
+  };
+}
+
+/** Who is at the other end, for sign-in records and limits. */
+export function clientOf(request: FastifyRequest): { ip: string; user_agent: string | null } {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip, user_agent: typeof agent === 'string' ? agent.slice(0, 512) : null };
 }

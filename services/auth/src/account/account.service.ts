@@ -1,0 +1,95 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { SERVICE_NAMES, type Caller } from '@app/contracts';
+import { USER_EVENTS } from '@app/contracts/events';
+import { AppLogger, DomainError, EventPublisher, SERVICE_CONFIG } from '@app/platform';
+import { randomUUID } from 'node:crypto';
+import type { AuthConfig } from '../config';
+import { SessionsService } from '../sessions/sessions.service';
+import { AuthStore } from '../store/auth-store';
+
+/** The services that must confirm a purge before the account itself goes (auth goes last). */
+const OTHER_SERVICES = SERVICE_NAMES.filter((s) => s !== 'auth');
+const REPUBLISH_AFTER_MS = 30_000;
+
+/**
+ * Deleting an account: sessions end at once, every service is told (`events.user.deleted`) and
+ * confirms (`events.user.purged`); when all have, the account itself is removed. A request that
+ * is not confirmed in time stays recorded and is published again until it is: deletion never
+ * half-happens silently.
+ */
+@Injectable()
+export class AccountService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: AuthStore,
+    private readonly sessions: SessionsService,
+    private readonly events: EventPublisher,
+    private readonly logger: AppLogger,
+    @Inject(SERVICE_CONFIG) private readonly config: AuthConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.sweeper = setInterval(() => void this.republishStale().catch((e: unknown) => this.logger.error(String(e), 'AccountDeletion')), REPUBLISH_AFTER_MS);
+    this.sweeper.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+  }
+
+  async delete(caller: Caller) {
+    if (!caller.user_id) throw DomainError.unauthorized();
+    const userId = caller.user_id;
+    const deletionId = await this.store.transaction(async (repos) => {
+      const user = await repos.users.findForUpdate(userId);
+      if (!user) throw DomainError.unauthorized();
+      const open = await repos.deletions.openForUser(userId);
+      if (open) return open.id;
+      const id = randomUUID();
+      await repos.deletions.insert(id, userId, [...OTHER_SERVICES]);
+      await this.sessions.revokeAllOf(repos, userId);
+      return id;
+    });
+    await this.publish(userId, deletionId);
+    const deadline = Date.now() + this.config.ACCOUNT_DELETION_WAIT_MS;
+    for (;;) {
+      const deletion = await this.store.repos.deletions.find(deletionId);
+      if (deletion?.completedAt) return { deletion_id: deletionId, status: 'deleted' as const, pending_services: [] };
+      if (Date.now() >= deadline) return { deletion_id: deletionId, status: 'pending' as const, pending_services: deletion?.pendingServices ?? [] };
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** One service has purged: strike it off; the last one completes the deletion. */
+  async confirmPurge(deletionId: string, service: string): Promise<void> {
+    await this.store.transaction(async (repos) => {
+      const deletion = await repos.deletions.findForUpdate(deletionId);
+      if (!deletion || deletion.completedAt || !deletion.pendingServices.includes(service)) return;
+      deletion.pendingServices = deletion.pendingServices.filter((s) => s !== service);
+      if (deletion.pendingServices.length === 0 && deletion.userId) {
+        const user = await repos.users.find(deletion.userId);
+        await repos.deletions.purgeUser(deletion.userId, user?.phoneNumber ?? null);
+        deletion.userId = null;
+        deletion.completedAt = new Date();
+        this.logger.log({ msg: 'Account deleted', deletion_id: deletion.id }, 'AccountDeletion');
+      }
+      await repos.deletions.save(deletion);
+    });
+  }
+
+  private async publish(userId: string, deletionId: string): Promise<void> {
+    // A new event id each time: consumers that already purged do it again harmlessly and confirm again.
+    await this.events.publish(USER_EVENTS.deleted, { user_id: userId, deletion_id: deletionId });
+  }
+
+  private async republishStale(): Promise<void> {
+    for (const deletion of await this.store.repos.deletions.stale(new Date(Date.now() - REPUBLISH_AFTER_MS))) {
+      if (!deletion.userId) continue;
+      this.logger.warn({ msg: 'Deletion still waiting, asking again', deletion_id: deletion.id, pending: deletion.pendingServices }, 'AccountDeletion');
+      deletion.lastPublishedAt = new Date();
+      await this.store.repos.deletions.save(deletion);
+      await this.publish(deletion.userId, deletion.id);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SERVICE_CONFIG } from '@app/platform';
+import { randomUUID } from 'node:crypto';
+import type { AuthConfig } from '../config';
+import { AuthStore } from '../store/auth-store';
+
+export const TOKEN_ALGORITHM = 'ES256';
+
+type Jose = typeof import('jose');
+const loadJose = (): Promise<Jose> => import('jose');
+
+/** Issues access tokens (ES256 JWTs) and publishes the public keys to check them with. */
+@Injectable()
+export class TokenService {
+  private signer?: Promise<{ kid: string; key: import("node:crypto").webcrypto.CryptoKey }>;
+
+  constructor(
+    private readonly store: AuthStore,
+    @Inject(SERVICE_CONFIG) private readonly config: AuthConfig,
+  ) {}
+
+  async issue(claims: { userId: string; sessionId: string; isAnon: boolean; expiresAt: Date }): Promise<string> {
+    const jose = await loadJose();
+    const { kid, key } = await this.activeSigner();
+    return new jose.SignJWT({ sid: claims.sessionId, anon: claims.isAnon })
+      .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid, typ: 'JWT' })
+      .setIssuer(this.config.AUTH_TOKEN_ISSUER)
+      .setAudience(this.config.AUTH_TOKEN_AUDIENCE)
+      .setSubject(claims.userId)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(claims.expiresAt.getTime() / 1000))
+      .setJti(randomUUID())
+      .sign(key);
+  }
+
+  async publicKeys() {
+    await this.activeSigner();
+    const keys = await this.store.keys.all();
+    return {
+      keys: keys.map((k) => ({ ...(k.publicJwk as { kty: string }), kid: k.kid, alg: TOKEN_ALGORITHM, use: 'sig' })),
+      issuer: this.config.AUTH_TOKEN_ISSUER,
+      audience: this.config.AUTH_TOKEN_AUDIENCE,
+      algorithms: [TOKEN_ALGORITHM],
+    };
+  }
+
+  private activeSigner(): Promise<{ kid: string; key: import("node:crypto").webcrypto.CryptoKey }> {
+    this.signer ??= (async () => {
+      const jose = await loadJose();
+      const row = await this.store.keys.activeOrCreate(async () => {
+        const { privateKey, publicKey } = await jose.generateKeyPair(TOKEN_ALGORITHM, { extractable: true });
+        return {
+          kid: randomUUID(),
+          privateJwk: (await jose.exportJWK(privateKey)) as Record<string, unknown>,
+          publicJwk: (await jose.exportJWK(publicKey)) as Record<string, unknown>,
+        };
+      });
+      return { kid: row.kid, key: (await jose.importJWK(row.privateJwk, TOKEN_ALGORITHM)) as import("node:crypto").webcrypto.CryptoKey };
+    })().catch((error: unknown) => {
+      this.signer = undefined;
+      throw error;
+    });
+    return this.signer;
+  }
+}

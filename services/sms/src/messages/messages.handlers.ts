@@ -1,0 +1,19 @@
+import { Controller } from '@nestjs/common';
+import { SMS_RPC } from '@app/contracts/sms';
+import { RpcHandler, type RpcInput } from '@app/platform';
+import { MessagesService } from './messages.service';
+
+@Controller()
+export class MessagesHandlers {
+  constructor(private readonly messages: MessagesService) {}
+
+  @RpcHandler(SMS_RPC.send)
+  send({ data }: RpcInput<typeof SMS_RPC.send>) {
+    return this.messages.send(data);
+  }
+
+  @RpcHandler(SMS_RPC.devInbox)
+  devInbox({ data }: RpcInput<typeof SMS_RPC.devInbox>) {
+    return this.messages.devInbox(data.limit);
+  }
+}
