@@ -27,3 +27,4 @@ export * from './transport/in-process-bus';
 export * from './transport/nats-bus';
 export * from './transport/rpc-client';
 export type { TelemetryHandle } from './telemetry/telemetry';
+export * from './http/route-access';

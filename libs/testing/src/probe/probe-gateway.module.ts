@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Module, Post, Query, Req } from '@nestjs/common';
 import { systemCaller } from '@app/contracts';
-import { RpcClient } from '@app/platform';
+import { Public, RpcClient } from '@app/platform';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PROBE } from './probe.contracts';
 
 /** Routes under /api/v1/probe that reach the probe service, for plumbing tests and the benchmark. */
+@Public()
 @Controller('api/v1/probe')
 class ProbeController {
   constructor(private readonly rpc: RpcClient) {}

@@ -1,10 +1,2 @@
-import { SetMetadata } from '@nestjs/common';
-
-export const PUBLIC_ROUTE = 'assistant:public';
-export const CSRF_PROTECTED = 'assistant:csrf';
-
-/** Anyone may call the route; a valid token, when sent, still identifies the caller (a guest signing in). */
-export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
-
-/** The route acts on cookies the browser sends by itself: it needs the CSRF token (double submit). */
-export const RequireCsrf = () => SetMetadata(CSRF_PROTECTED, true);
+/** Route access markers, shared with HTTP modules outside the gateway (test probes). */
+export { CSRF_PROTECTED, Public, PUBLIC_ROUTE, RequireCsrf } from '@app/platform';

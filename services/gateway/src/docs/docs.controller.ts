@@ -1,3 +1,4 @@
+import { Public } from '@app/platform';
 import { Controller, Get, Header, Param, Res } from '@nestjs/common';
 import { HTTP_ROUTES } from '@app/contracts/gateway';
 import type { FastifyReply } from 'fastify';
@@ -19,6 +20,7 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({ url: '/api/docs/openapi.json', dom_id: '#swagger-ui' });`;
 
 /** `/api/docs`: Swagger UI over the OpenAPI description generated from the contracts. */
+@Public()
 @Controller('api/docs')
 export class DocsController {
   private readonly document: Record<string, unknown>;

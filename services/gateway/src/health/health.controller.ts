@@ -1,7 +1,9 @@
+import { Public } from '@app/platform';
 import { Controller, Get, Header, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ReadinessService } from './readiness.service';
 
+@Public()
 @Controller()
 export class HealthController {
   constructor(private readonly readinessService: ReadinessService) {}

@@ -1,7 +1,9 @@
+import { Public } from '@app/platform';
 import { Controller, Get, Header } from '@nestjs/common';
 import type { VersionResponse } from '@app/contracts/gateway';
 import { BuildInfo } from './build-info';
 
+@Public()
 @Controller('api/v1/version')
 export class VersionController {
   constructor(private readonly build: BuildInfo) {}
