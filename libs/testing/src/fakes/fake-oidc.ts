@@ -151,9 +151,11 @@ export class FakeOidc {
   }
 
   /** An ES256 key like the .p8 Apple gives a developer, to sign Apple's `client_secret` JWT with. */
-  static async appleClientKey(keyId = randomBytes(5).toString('hex').toUpperCase()): Promise<{ keyId: string; privateKeyPem: string; publicKey: CryptoKey }> {
+  static async appleClientKey(
+    keyId = randomBytes(5).toString('hex').toUpperCase(),
+  ): Promise<{ keyId: string; privateKeyPem: string; privateKey: CryptoKey; publicKey: CryptoKey }> {
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
-    return { keyId, privateKeyPem: await exportPKCS8(privateKey), publicKey };
+    return { keyId, privateKeyPem: await exportPKCS8(privateKey), privateKey, publicKey };
   }
 
   /** A JWT's header and payload, unverified (to inspect what a client sent, like Apple's client secret). */
