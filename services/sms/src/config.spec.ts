@@ -1,0 +1,43 @@
+import { ConfigError, parseConfig } from '@app/platform';
+import { incompleteTwilioCredentials, smsEnvSchema, smsProviderOf } from './config';
+
+const twilio = { TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`, TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM_NUMBER: '+15005550006' };
+const parse = (env: NodeJS.ProcessEnv) => parseConfig('sms', smsEnvSchema, env);
+
+describe('sms configuration', () => {
+  it('sends to the console unless the three Twilio credentials are set', () => {
+    expect(smsProviderOf(parse({}))).toBe('console');
+    expect(smsProviderOf(parse(twilio))).toBe('twilio');
+    expect(smsProviderOf(parse({ ...twilio, TWILIO_FROM_NUMBER: '' }))).toBe('console');
+    expect(smsProviderOf(parse({ ...twilio, SMS_PROVIDER: 'console' }))).toBe('console');
+    expect(parse({}).TWILIO_API_BASE_URL).toBe('https://api.twilio.com');
+  });
+
+  it('names what is missing when Twilio is asked for, and what is malformed', () => {
+    const problems = (env: NodeJS.ProcessEnv) => {
+      try {
+        parse(env);
+      } catch (error) {
+        if (error instanceof ConfigError) return error.problems;
+        throw error;
+      }
+      throw new Error('expected a configuration error');
+    };
+    expect(problems({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'SK123', TWILIO_API_BASE_URL: 'ftp://x' })).toEqual([
+      expect.stringMatching(/^TWILIO_ACCOUNT_SID: must be a Twilio account SID/),
+      expect.stringMatching(/^TWILIO_API_BASE_URL: must be a URL/),
+      'TWILIO_AUTH_TOKEN: required when SMS_PROVIDER is twilio',
+      'TWILIO_FROM_NUMBER: required when SMS_PROVIDER is twilio',
+    ]);
+    expect(() => parse({ SMS_PROVIDER: 'twilio' })).toThrow(/TWILIO_AUTH_TOKEN: required when SMS_PROVIDER is twilio/);
+  });
+
+  it('notices credentials set only in part', () => {
+    expect(incompleteTwilioCredentials(parse({ TWILIO_AUTH_TOKEN: 'x' }))).toEqual({
+      set: ['TWILIO_AUTH_TOKEN'],
+      missing: ['TWILIO_ACCOUNT_SID', 'TWILIO_FROM_NUMBER'],
+    });
+    expect(incompleteTwilioCredentials(parse(twilio))).toBeNull();
+    expect(incompleteTwilioCredentials(parse({}))).toBeNull();
+  });
+});
