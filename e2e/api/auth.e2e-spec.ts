@@ -70,6 +70,7 @@ describe.each(TRANSPORTS)('accounts and sign-in over the %s transport', (transpo
       GOOGLE_CLIENT_ID: GOOGLE_CLIENT,
       GOOGLE_CLIENT_SECRET: 'google-secret',
       GOOGLE_TOKEN_URL: `${g.url}/token`,
+      GOOGLE_AUTHORIZATION_URL: `${g.url}/o/oauth2/v2/auth`,
       GOOGLE_JWKS_URL: `${g.url}/oauth2/v3/certs`,
       APPLE_SERVICE_ID: APPLE_SERVICE,
       APPLE_APP_CLIENT_ID: APPLE_APP,
@@ -305,6 +306,32 @@ describe.each(TRANSPORTS)('accounts and sign-in over the %s transport', (transpo
       guest.token = res.body.token;
       expect((await guest.get('/api/v1/auth/me')).body.user_id).toBe(ownerId);
       await client().http.get('/api/v1/auth/me').set('Authorization', `Bearer ${guestToken}`).expect(401);
+    });
+  });
+
+  describe('Google redirect flow (passport)', () => {
+    it('sends the browser to Google and back, checking the state, then signs it in', async () => {
+      google.reset();
+      const api = client();
+      const start = await api.http.get('/api/v1/auth/google/redirect?campaign_name=spring').expect(302);
+      const authorize = new URL(String(start.headers.location));
+      expect(authorize.searchParams.get('client_id')).toBe(GOOGLE_CLIENT);
+      expect(authorize.searchParams.get('scope')).toBe('openid email profile');
+      const callbackUrl = authorize.searchParams.get('redirect_uri')!;
+      expect(new URL(callbackUrl).pathname).toBe('/api/v1/auth/google/callback');
+      const stateCookie = (start.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('google_oauth='))!.split(';')[0];
+
+      google.scriptCode('redirect-code', { sub: `g-${transport}-redirect`, email: 'bob@example.com', email_verified: true }, { expectRedirectUri: callbackUrl, expectClientSecret: 'google-secret' });
+      const atGoogle = await fetch(authorize, { redirect: 'manual' });
+      const back = new URL(atGoogle.headers.get('location')!);
+      expect(back.searchParams.get('code')).toBe('redirect-code');
+
+      const forged = await api.http.get(`${back.pathname}?code=redirect-code&state=forged`).set('Cookie', stateCookie).expect(302);
+      expect(forged.headers.location).toBe(`/login?error=${encodeURIComponent('The Google sign-in expired. Please try again.')}`);
+      const done = await api.http.get(`${back.pathname}${back.search}`).set('Cookie', stateCookie).expect(302);
+      expect(done.headers.location).toMatch(/^\/login-success#access_token=/);
+      api.token = decodeURIComponent(String(done.headers.location).split('#access_token=')[1]);
+      expect((await api.get('/api/v1/auth/me').expect(200)).body).toMatchObject({ email: 'bob@example.com', campaign_name: 'spring' });
     });
   });
 

@@ -25,6 +25,13 @@ export const gatewayEnvSchema = z.object({
     .string()
     .transform((v) => v.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean))
     .default(['CN']),
+  /** The public origin (https://assistant.example) for OAuth callbacks; the request's host when unset. */
+  PUBLIC_URL: envHelpers.urlWithProtocols(['http', 'https']).optional(),
+  /** Google's redirect flow (passport): the popup flow needs only the auth service's settings. */
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_AUTHORIZATION_URL: envHelpers.urlWithProtocols(['http', 'https']).default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: envHelpers.urlWithProtocols(['http', 'https']).default('https://oauth2.googleapis.com/token'),
   /** Time a readiness check waits for each service. */
   READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
 });

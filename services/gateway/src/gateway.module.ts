@@ -5,6 +5,7 @@ import { AccountController } from './account/account.controller';
 import { DevSmsController } from './account/dev-sms.controller';
 import { AuthController } from './auth/auth.controller';
 import { AuthGuard } from './auth/auth.guard';
+import { GoogleRedirectController } from './auth/google-redirect.controller';
 import { OnboardingController } from './auth/onboarding.controller';
 import { TokenVerifier } from './auth/token-verifier';
 import type { GatewayConfig } from './config';
@@ -23,7 +24,7 @@ export class GatewayModule {
       module: GatewayModule,
       global: true,
       imports: extraModules,
-      controllers: [HealthController, VersionController, DocsController, AuthController, OnboardingController, AccountController, DevSmsController],
+      controllers: [HealthController, VersionController, DocsController, AuthController, GoogleRedirectController, OnboardingController, AccountController, DevSmsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: RUNTIME_ENV, useValue: runtime.env },

@@ -78,6 +78,8 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   auth({ method: 'GET', path: '/api/v1/auth/google/config', summary: 'Google sign-in configuration (404 when off)', auth: 'none', responses: { 200: GoogleConfigSchema } }),
   auth({ method: 'GET', path: '/api/v1/auth/apple/config', summary: 'Sign in with Apple configuration (404 when off)', auth: 'none', responses: { 200: AppleConfigSchema } }),
   auth({ method: 'GET', path: '/api/v1/auth/firebase/config', summary: 'Firebase sign-in configuration (404 when off)', auth: 'none', responses: { 200: FirebaseConfigSchema } }),
+  auth({ method: 'GET', path: '/api/v1/auth/google/redirect', summary: 'Start the Google redirect flow (a page navigation)', auth: 'none', query: z.object({ invite_link_id: z.string().optional(), campaign_name: z.string().optional() }), responses: { 302: null } }),
+  auth({ method: 'GET', path: '/api/v1/auth/google/callback', summary: "Google's redirect back (signs the browser in, redirects to /login-success)", auth: 'none', responses: { 302: null } }),
   auth({ method: 'POST', path: '/api/v1/auth/login/google', summary: 'Sign in with a Google authorization code (needs X-CSRF-Token)', auth: 'none', body: GoogleLoginBodySchema, responses: { 200: LoginResultSchema } }),
   auth({ method: 'POST', path: '/api/v1/auth/login/apple', summary: 'Sign in with Apple (needs X-CSRF-Token)', auth: 'none', body: AppleLoginBodySchema, responses: { 200: LoginResultSchema } }),
   auth({ method: 'POST', path: '/api/v1/auth/login/firebase', summary: 'Sign in with a Firebase ID token (needs X-CSRF-Token)', auth: 'none', body: FirebaseLoginBodySchema, responses: { 200: LoginResultSchema } }),
