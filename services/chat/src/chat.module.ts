@@ -1,12 +1,23 @@
 import { Module } from '@nestjs/common';
+import { SERVICE_CONFIG } from '@app/platform';
+import type { ChatConfig } from './config';
+import { ChatRepository } from './conversations/chat.repository';
+import { ConversationsService } from './conversations/conversations.service';
+import { GenerationService } from './generation/generation.service';
+import { StopRegistry } from './generation/stop-registry';
+import { ChatHandlers } from './handlers/chat.handlers';
+import { createLlmProvider } from './llm/llm.factory';
+import { LLM_PROVIDER } from './llm/llm-provider';
 
-/**
- * The chat service. The platform adds its health handler (`chat.health.check`), its database
- * (schema `chat`), the RPC client and the event publisher around this module.
- */
+/** Conversations and streamed replies: history, branches, feedback, sharing, the model. */
 @Module({
-  imports: [],
-  controllers: [],
-  providers: [],
+  controllers: [ChatHandlers],
+  providers: [
+    ChatRepository,
+    ConversationsService,
+    GenerationService,
+    StopRegistry,
+    { provide: LLM_PROVIDER, useFactory: (config: ChatConfig) => createLlmProvider(config), inject: [SERVICE_CONFIG] },
+  ],
 })
 export class ChatModule {}

@@ -1,10 +1,23 @@
 import type { ServiceDefinition } from '@app/platform';
 import { ChatModule } from './chat.module';
+import { chatEnvSchema } from './config';
+import { ConversationEntity } from './conversations/conversation.entity';
+import { MessageEntity } from './messages/message.entity';
 import { chatMigrations } from './migrations';
+import { ShareEntity } from './shares/share.entity';
 
 export const chatService: ServiceDefinition = {
   name: 'chat',
   module: ChatModule,
-  entities: [],
+  config: chatEnvSchema,
+  entities: [ConversationEntity, MessageEntity, ShareEntity],
   migrations: chatMigrations,
+  // Conversations first: their messages and shares go with them on deletion (ON DELETE CASCADE).
+  userData: {
+    tables: [
+      { table: 'conversation', userColumn: 'user_id' },
+      { table: 'message', userColumn: 'user_id' },
+      { table: 'share', userColumn: 'user_id' },
+    ],
+  },
 };

@@ -32,6 +32,8 @@ export const gatewayEnvSchema = z.object({
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_AUTHORIZATION_URL: envHelpers.urlWithProtocols(['http', 'https']).default('https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_TOKEN_URL: envHelpers.urlWithProtocols(['http', 'https']).default('https://oauth2.googleapis.com/token'),
+  /** Longest silence in a reply stream before the gateway gives up on it (beyond the model's own stall limit). */
+  STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(900_000).default(120_000),
   /** Time a readiness check waits for each service. */
   READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
 });

@@ -4,6 +4,7 @@ import { AppLogger, BUS, KEY_VALUE_STORE, RUNTIME_ENV, RpcClient, type Runtime }
 import { AccountController } from './account/account.controller';
 import { DevSmsController } from './account/dev-sms.controller';
 import { AuthController } from './auth/auth.controller';
+import { ChatController } from './chat/chat.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { GoogleRedirectController } from './auth/google-redirect.controller';
 import { OnboardingController } from './auth/onboarding.controller';
@@ -13,6 +14,7 @@ import { DocsController } from './docs/docs.controller';
 import { HealthController } from './health/health.controller';
 import { ReadinessService } from './health/readiness.service';
 import { GATEWAY_CONFIG } from './tokens';
+import { UserConfigController } from './user-config/user-config.controller';
 import { BuildInfo } from './version/build-info';
 import { VersionController } from './version/version.controller';
 
@@ -24,7 +26,7 @@ export class GatewayModule {
       module: GatewayModule,
       global: true,
       imports: extraModules,
-      controllers: [HealthController, VersionController, DocsController, AuthController, GoogleRedirectController, OnboardingController, AccountController, DevSmsController],
+      controllers: [HealthController, VersionController, DocsController, AuthController, ChatController, GoogleRedirectController, OnboardingController, AccountController, DevSmsController, UserConfigController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: RUNTIME_ENV, useValue: runtime.env },

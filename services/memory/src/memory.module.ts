@@ -1,3 +1,4 @@
+import { RetrievalHandlers } from './retrieval/retrieval.handlers';
 import { Module } from '@nestjs/common';
 
 /**
@@ -6,7 +7,7 @@ import { Module } from '@nestjs/common';
  */
 @Module({
   imports: [],
-  controllers: [],
+  controllers: [RetrievalHandlers],
   providers: [],
 })
 export class MemoryModule {}

@@ -1,6 +1,180 @@
+import { z } from 'zod';
+import { defineEvent, defineRpc, defineStream } from '../common/contract';
 import { healthContract } from '../common/health';
+import { userExportContract } from '../common/user-data';
 
-/** Calls answered by the chat service (subjects `chat.*`). */
+// ---- Entities as the web client receives them (spec section 3) -----------------------------------
+
+export const FileReferenceSchema = z.object({
+  object_store_object_id: z.string().min(1).max(128),
+  mime_type: z.string().min(1).max(128),
+});
+export type FileReference = z.infer<typeof FileReferenceSchema>;
+
+export const MessageMetadataSchema = z
+  .object({
+    verbose_feedback: z.string().nullable().optional(),
+    files: z.array(FileReferenceSchema).optional(),
+    /** The model that answered and how it was chosen (shown to insiders with show_auto_model_selection). */
+    model: z.string().optional(),
+    provider: z.enum(['openai', 'openai-compatible', 'offline']).optional(),
+    provider_request_id: z.string().nullable().optional(),
+    auto_selected: z.boolean().optional(),
+    /** The memories used to personalise this reply. */
+    memory_ids: z.array(z.string()).optional(),
+    rewritten_query: z.string().nullable().optional(),
+    /** The reply was cut short (provider error, timeout or stop): what came is kept. */
+    incomplete: z.boolean().optional(),
+    reasoning: z.string().optional(),
+  })
+  .catchall(z.unknown());
+
+export const SENDER_USER = 'user';
+export const SENDER_ASSISTANT = 'assistant';
+
+export const MessageSchema = z.object({
+  message_id: z.string(),
+  chat_id: z.string(),
+  content: z.string(),
+  sender: z.string(),
+  author_user_id: z.string().nullable(),
+  expert_id: z.string().nullable(),
+  expert_name: z.string().nullable(),
+  feedback: z.enum(['like', 'dislike']).nullable(),
+  hidden: z.boolean(),
+  previous_message_id: z.string().nullable(),
+  metadata: MessageMetadataSchema,
+  created_at: z.string(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+export const ConversationSchema = z.object({
+  chat_id: z.string(),
+  conversation_title: z.string().nullable(),
+  last_message_timestamp: z.string().nullable(),
+  last_active_message_id: z.string().nullable(),
+  is_commercial: z.boolean(),
+  created_at: z.string(),
+});
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+export const ConversationWithMessagesSchema = ConversationSchema.extend({ messages: z.array(MessageSchema) });
+
+export const ShareSchema = z.object({ share_id: z.string(), chat_id: z.string(), url: z.string(), created_at: z.string() });
+export const SharedConversationSchema = z.object({
+  share_id: z.string(),
+  conversation_title: z.string().nullable(),
+  messages: z.array(MessageSchema),
+  shared_at: z.string(),
+});
+
+// ---- Bodies the web client sends (DESIGN section 4) ----------------------------------------------
+
+const id = z.uuid({ message: 'must be an id (UUID)' });
+const shareId = z.string().trim().min(1).max(64);
+
+export const CreateConversationBodySchema = z.object({ conversation_title: z.string().trim().max(200).nullish() });
+export const UpdateConversationBodySchema = z
+  .object({ conversation_title: z.string().trim().min(1).max(200).optional(), last_active_message_id: id.optional() })
+  .refine((b) => b.conversation_title !== undefined || b.last_active_message_id !== undefined, 'give conversation_title or last_active_message_id');
+export const SendMessageBodySchema = z.object({
+  content: z.string().trim().min(1, 'must not be empty').max(32_000),
+  previous_message_id: id.nullish(),
+  files: z.array(FileReferenceSchema).max(10).optional(),
+});
+export const FeedbackBodySchema = z.object({
+  feedback: z.enum(['like', 'dislike']).nullable(),
+  verbose_feedback: z.string().trim().max(2000).nullish(),
+});
+export const MessagesQuerySchema = z.object({
+  chat_ids: z
+    .string()
+    .max(2000)
+    .optional()
+    .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined))
+    .pipe(z.array(id).max(100).optional()),
+});
+
+// ---- The reply stream (text/event-stream): one event name per kind -----------------------------
+
+export const PHASES = ['personalizing', 'searching', 'thinking'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export const ReplyEventSchema = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('user_message'), data: MessageSchema }),
+  z.object({ event: z.literal('phase'), data: z.object({ phase: z.enum(PHASES) }) }),
+  z.object({ event: z.literal('rewritten_query'), data: z.object({ text: z.string() }) }),
+  z.object({ event: z.literal('reasoning'), data: z.object({ delta: z.string() }) }),
+  z.object({ event: z.literal('text'), data: z.object({ delta: z.string() }) }),
+  z.object({ event: z.literal('image_partial'), data: z.object({ index: z.number().int().min(0).max(2), data_url: z.string() }) }),
+  z.object({ event: z.literal('image'), data: FileReferenceSchema }),
+  z.object({ event: z.literal('assistant_message'), data: MessageSchema }),
+  z.object({ event: z.literal('error'), data: z.object({ detail: z.string() }) }),
+  z.object({ event: z.literal('done'), data: z.object({}) }),
+]);
+export type ReplyEvent = z.infer<typeof ReplyEventSchema>;
+
+// ---- Calls to the chat service --------------------------------------------------------------------
+
 export const CHAT_RPC = {
   health: healthContract('chat'),
+  export: userExportContract('chat'),
+  list: defineRpc({ subject: 'chat.conversation.list', request: z.object({}).strict(), response: z.array(ConversationSchema), description: "The caller's conversations, newest first" }),
+  get: defineRpc({ subject: 'chat.conversation.get', request: z.object({ chat_id: id }).strict(), response: ConversationWithMessagesSchema, description: 'One conversation with its messages' }),
+  create: defineRpc({ subject: 'chat.conversation.create', request: CreateConversationBodySchema.strict(), response: ConversationSchema, description: 'Start a conversation' }),
+  update: defineRpc({
+    subject: 'chat.conversation.update',
+    request: z.object({ chat_id: id, conversation_title: z.string().trim().min(1).max(200).optional(), last_active_message_id: id.optional() }).strict(),
+    response: ConversationSchema,
+    description: 'Rename a conversation or switch its active branch',
+  }),
+  remove: defineRpc({ subject: 'chat.conversation.delete', request: z.object({ chat_id: id }).strict(), response: z.object({ deleted: z.literal(true) }), description: 'Delete a conversation' }),
+  messages: defineRpc({
+    subject: 'chat.message.list',
+    request: z.object({ chat_ids: z.array(id).max(100).optional() }).strict(),
+    response: z.array(MessageSchema),
+    description: "The caller's visible messages, of some conversations or all",
+  }),
+  send: defineStream({
+    subject: 'chat.message.send',
+    request: SendMessageBodySchema.extend({ chat_id: id }).strict(),
+    chunk: ReplyEventSchema,
+    description: 'Store a message and stream the reply',
+  }),
+  regenerate: defineStream({
+    subject: 'chat.message.regenerate',
+    request: z.object({ message_id: id }).strict(),
+    chunk: ReplyEventSchema,
+    description: 'Answer a message again, as a new branch',
+  }),
+  stop: defineRpc({
+    subject: 'chat.message.stop',
+    request: z.object({ message_id: id }).strict(),
+    response: z.object({ stopped: z.boolean() }),
+    description: 'Stop the reply being generated to a user message (what came so far is kept)',
+  }),
+  feedback: defineRpc({ subject: 'chat.message.feedback', request: FeedbackBodySchema.extend({ message_id: id }).strict(), response: MessageSchema, description: 'Like or dislike a reply' }),
+  share: defineRpc({ subject: 'chat.share.create', request: z.object({ chat_id: id }).strict(), response: ShareSchema, description: 'Share a conversation read-only' }),
+  unshare: defineRpc({ subject: 'chat.share.revoke', request: z.object({ chat_id: id }).strict(), response: z.object({ revoked: z.boolean() }), description: 'Revoke the share links of a conversation' }),
+  shared: defineRpc({ subject: 'chat.share.get', request: z.object({ share_id: shareId }).strict(), response: SharedConversationSchema, description: 'A shared conversation (its active history)' }),
 } as const;
+
+/** Facts the chat service publishes. */
+export const CHAT_EVENTS = {
+  /** A user message got a complete reply: the memory service learns from it. */
+  exchangeCompleted: defineEvent({
+    subject: 'events.chat.exchange.completed',
+    payload: z.object({
+      user_id: z.string(),
+      chat_id: z.string(),
+      user_message_id: z.string(),
+      assistant_message_id: z.string(),
+      user_text: z.string(),
+      assistant_text: z.string(),
+    }),
+    description: 'A message and its reply, complete',
+  }),
+} as const;
+
+/** Broadcast to every chat replica: stop the reply to this user message if you are generating it. */
+export const CHAT_STOP_SUBJECT = 'chat.generation.stop';

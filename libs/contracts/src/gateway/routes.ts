@@ -21,10 +21,36 @@ import {
   SessionIdResponseSchema,
   UserSchema,
 } from '../auth/index';
+import {
+  AiVoiceConfigSchema,
+  AiVoiceConfigUpdateSchema,
+  InsiderFlagsSchema,
+  InsiderFlagsUpdateSchema,
+  InsiderModeBodySchema,
+  InsiderStatusSchema,
+} from '../insider-config/index';
 import { SmsMessageSchema } from '../sms/index';
+import {
+  ConversationSchema,
+  ConversationWithMessagesSchema,
+  CreateConversationBodySchema,
+  FeedbackBodySchema,
+  MessageSchema,
+  MessagesQuerySchema,
+  SendMessageBodySchema,
+  SharedConversationSchema,
+  ShareSchema,
+  UpdateConversationBodySchema,
+} from '../chat/index';
 import { LivenessResponseSchema, ReadinessResponseSchema, VersionResponseSchema } from './schemas';
 
 const auth = (route: Omit<HttpRoute, 'tag'>): HttpRoute => ({ tag: 'auth', ...route });
+const chat = (route: Omit<HttpRoute, 'tag'>): HttpRoute => ({ tag: 'chat', ...route });
+const chatId = z.object({ chat_id: z.uuid() });
+const messageId = z.object({ message_id: z.uuid() });
+/** The reply stream: `event:` names and JSON `data:` as in ReplyEventSchema. */
+const replyStream = z.string().describe('text/event-stream of user_message, phase, rewritten_query, reasoning, text, image_partial, image, assistant_message, error, done');
+const userConfig = (route: Omit<HttpRoute, 'tag' | 'auth'>): HttpRoute => ({ tag: 'user_config', auth: 'bearer', ...route });
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -93,6 +119,25 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   { method: 'DELETE', path: '/api/v1/users/me', summary: 'Delete the account and all its data (204 done, 202 still finishing)', tag: 'account', auth: 'bearer', responses: { 204: null, 202: AccountDeletionSchema.pick({}) } },
   { method: 'POST', path: '/api/v1/invites', summary: 'Create an invite link (needs can_create_invite)', tag: 'account', auth: 'bearer', body: CreateInviteBodySchema, responses: { 201: InviteSchema } },
   { method: 'GET', path: '/api/v1/campaigns/:campaign_name', summary: 'A campaign page', tag: 'account', auth: 'none', params: z.object({ campaign_name: z.string() }), responses: { 200: CampaignSchema } },
+  userConfig({ method: 'GET', path: '/api/v1/user_config/insider-mode', summary: 'Insider standing and insider-mode switch (false/false for non-insiders)', responses: { 200: InsiderStatusSchema } }),
+  userConfig({ method: 'POST', path: '/api/v1/user_config/insider-mode', summary: 'Turn insider mode on (insiders only, else 403) or off', body: InsiderModeBodySchema, responses: { 200: InsiderStatusSchema } }),
+  userConfig({ method: 'GET', path: '/api/v1/user_config/insider-mode/insider-flags', summary: 'The effective insider flags (403 for non-insiders)', responses: { 200: InsiderFlagsSchema } }),
+  userConfig({ method: 'POST', path: '/api/v1/user_config/insider-mode/insider-flags', summary: 'Merge any subset of the insider flags (403 for non-insiders); answers the effective flags', body: InsiderFlagsUpdateSchema, responses: { 200: InsiderFlagsSchema } }),
+  userConfig({ method: 'GET', path: '/api/v1/user_config/ai-voice', summary: 'The AI voice settings (defaults until changed)', responses: { 200: AiVoiceConfigSchema } }),
+  userConfig({ method: 'POST', path: '/api/v1/user_config/ai-voice', summary: 'Merge changed AI voice settings (all or nothing); answers them whole', body: AiVoiceConfigUpdateSchema, responses: { 200: AiVoiceConfigSchema } }),
+  chat({ method: 'GET', path: '/api/v1/chats', summary: 'Conversations, newest first', auth: 'bearer', responses: { 200: z.array(ConversationSchema) } }),
+  chat({ method: 'POST', path: '/api/v1/chats', summary: 'Start a conversation', auth: 'bearer', body: CreateConversationBodySchema, responses: { 201: ConversationSchema } }),
+  chat({ method: 'GET', path: '/api/v1/chats/:chat_id', summary: 'A conversation with its messages', auth: 'bearer', params: chatId, responses: { 200: ConversationWithMessagesSchema } }),
+  chat({ method: 'PATCH', path: '/api/v1/chats/:chat_id', summary: 'Rename, or switch the active branch', auth: 'bearer', params: chatId, body: UpdateConversationBodySchema, responses: { 200: ConversationSchema } }),
+  chat({ method: 'DELETE', path: '/api/v1/chats/:chat_id', summary: 'Delete a conversation', auth: 'bearer', params: chatId, responses: { 204: null } }),
+  chat({ method: 'GET', path: '/api/v1/messages/all_user_messages', summary: "The caller's messages (hidden ones left out)", auth: 'bearer', query: MessagesQuerySchema, responses: { 200: z.array(MessageSchema) } }),
+  chat({ method: 'POST', path: '/api/v1/chats/:chat_id/messages', summary: 'Send a message; the reply streams back', auth: 'bearer', params: chatId, body: SendMessageBodySchema, produces: 'text/event-stream', responses: { 200: replyStream } }),
+  chat({ method: 'POST', path: '/api/v1/messages/:message_id/regenerate', summary: 'Answer again, as a new branch', auth: 'bearer', params: messageId, produces: 'text/event-stream', responses: { 200: replyStream } }),
+  chat({ method: 'POST', path: '/api/v1/messages/:message_id/stop', summary: 'Stop the reply to a user message (what came is kept)', auth: 'bearer', params: messageId, responses: { 200: z.object({ stopped: z.boolean() }) } }),
+  chat({ method: 'PUT', path: '/api/v1/messages/:message_id/feedback', summary: 'Like or dislike a reply', auth: 'bearer', params: messageId, body: FeedbackBodySchema, responses: { 200: MessageSchema } }),
+  chat({ method: 'POST', path: '/api/v1/chats/:chat_id/share', summary: 'Share read-only', auth: 'bearer', params: chatId, responses: { 201: ShareSchema } }),
+  chat({ method: 'DELETE', path: '/api/v1/chats/:chat_id/share', summary: 'Stop sharing', auth: 'bearer', params: chatId, responses: { 200: z.object({ revoked: z.boolean() }) } }),
+  chat({ method: 'GET', path: '/api/v1/shared/:share_id', summary: 'A shared conversation (404 when missing or revoked)', auth: 'none', params: z.object({ share_id: z.string() }), responses: { 200: SharedConversationSchema } }),
   { method: 'GET', path: '/api/v1/dev/sms', summary: 'Development SMS inbox page (console sink only, never in production)', tag: 'development', auth: 'none', produces: 'text/html', responses: { 200: z.string() } },
   { method: 'GET', path: '/api/v1/dev/sms/messages', summary: 'Development SMS inbox as JSON', tag: 'development', auth: 'none', responses: { 200: z.object({ enabled: z.boolean(), messages: z.array(SmsMessageSchema) }) } },
 ];

@@ -85,7 +85,7 @@ function rootModule(definition: ServiceDefinition, runtime: Runtime, dataSource:
       { provide: EventPublisher, useValue: new EventPublisher(runtime.bus) },
       HealthService,
     ],
-    exports: [SERVICE_NAME, RUNTIME_ENV, SERVICE_CONFIG, KEY_VALUE_STORE, DataSource, AppLogger, RpcClient, EventPublisher, HealthService],
+    exports: [SERVICE_NAME, BUS, RUNTIME_ENV, SERVICE_CONFIG, KEY_VALUE_STORE, DataSource, AppLogger, RpcClient, EventPublisher, HealthService],
   };
 }
 

@@ -1,0 +1,28 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+@Entity({ name: 'conversation' })
+export class ConversationEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId!: string;
+
+  @Column({ type: 'text', nullable: true })
+  title!: string | null;
+
+  @Column({ name: 'last_message_at', type: 'timestamptz', nullable: true })
+  lastMessageAt!: Date | null;
+
+  @Column({ name: 'last_active_message_id', type: 'uuid', nullable: true })
+  lastActiveMessageId!: string | null;
+
+  @Column({ name: 'is_commercial', type: 'boolean', default: false })
+  isCommercial!: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import type { Caller } from '@app/contracts';
+import { SENDER_ASSISTANT } from '@app/contracts/chat';
+import { DomainError } from '@app/platform';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ChatRepository } from './chat.repository';
+import { activeHistory, toConversationView, toMessageView, toSharedMessageView } from './views';
+
+export const CONVERSATION_NOT_FOUND = 'Conversation not found';
+export const MESSAGE_NOT_FOUND = 'Message not found';
+export const SHARE_NOT_FOUND = 'This shared conversation does not exist or is no longer shared.';
+
+/** The caller's id; every call is about their own conversations. */
+export function ownerOf(caller: Caller): string {
+  if (!caller.user_id) throw DomainError.unauthorized();
+  return caller.user_id;
+}
+
+/**
+ * Conversations, their messages, feedback and shares. Someone else's conversation, message or
+ * share is "not found" (404), never "forbidden", so ids reveal nothing.
+ */
+@Injectable()
+export class ConversationsService {
+  constructor(private readonly repo: ChatRepository) {}
+
+  async list(caller: Caller) {
+    return (await this.repo.listConversations(ownerOf(caller))).map(toConversationView);
+  }
+
+  async get(caller: Caller, chatId: string) {
+    const conversation = await this.requireConversation(caller, chatId);
+    const messages = await this.repo.chatMessages(conversation.id);
+    return { ...toConversationView(conversation), messages: messages.filter((m) => !m.hidden).map(toMessageView) };
+  }
+
+  async create(caller: Caller, title: string | null | undefined) {
+    const conversation = this.repo.newConversation({ id: randomUUID(), userId: ownerOf(caller), title: title?.trim() || null });
+    return toConversationView(await this.repo.saveConversation(conversation));
+  }
+
+  async update(caller: Caller, input: { chat_id: string; conversation_title?: string; last_active_message_id?: string }) {
+    const conversation = await this.requireConversation(caller, input.chat_id);
+    if (input.conversation_title !== undefined) conversation.title = input.conversation_title;
+    if (input.last_active_message_id !== undefined) {
+      const message = await this.repo.findMessage(ownerOf(caller), input.last_active_message_id);
+      if (!message || message.chatId !== conversation.id) throw DomainError.notFound(MESSAGE_NOT_FOUND);
+      conversation.lastActiveMessageId = message.id;
+    }
+    return toConversationView(await this.repo.saveConversation(conversation));
+  }
+
+  async remove(caller: Caller, chatId: string) {
+    if (!(await this.repo.deleteConversation(ownerOf(caller), chatId))) throw DomainError.notFound(CONVERSATION_NOT_FOUND);
+    return { deleted: true as const };
+  }
+
+  async messages(caller: Caller, chatIds?: string[]) {
+    return (await this.repo.visibleMessages(ownerOf(caller), chatIds)).map(toMessageView);
+  }
+
+  async feedback(caller: Caller, input: { message_id: string; feedback: 'like' | 'dislike' | null; verbose_feedback?: string | null }) {
+    const message = await this.repo.findMessage(ownerOf(caller), input.message_id);
+    if (!message) throw DomainError.notFound(MESSAGE_NOT_FOUND);
+    if (message.sender !== SENDER_ASSISTANT) throw DomainError.badRequest('Only replies can be liked or disliked.');
+    message.feedback = input.feedback;
+    if (input.verbose_feedback !== undefined || input.feedback === null) {
+      message.metadata = { ...message.metadata, verbose_feedback: input.feedback === null ? null : (input.verbose_feedback ?? null) };
+    }
+    return toMessageView(await this.repo.saveMessage(message));
+  }
+
+  async share(caller: Caller, chatId: string) {
+    const conversation = await this.requireConversation(caller, chatId);
+    const share =
+      (await this.repo.activeShare(conversation.userId, conversation.id)) ??
+      (await this.repo.insertShare({ id: randomBytes(12).toString('base64url'), chatId: conversation.id, userId: conversation.userId }));
+    return { share_id: share.id, chat_id: conversation.id, url: `/share/${share.id}`, created_at: share.createdAt.toISOString() };
+  }
+
+  async unshare(caller: Caller, chatId: string) {
+    const conversation = await this.requireConversation(caller, chatId);
+    return { revoked: (await this.repo.revokeShares(conversation.userId, conversation.id)) > 0 };
+  }
+
+  /** A shared conversation, for anyone with the link: its active history, read-only. */
+  async shared(shareId: string) {
+    const share = await this.repo.findShare(shareId);
+    const conversation = share ? await this.repo.findConversation(share.userId, share.chatId) : null;
+    if (!share || !conversation) throw DomainError.notFound(SHARE_NOT_FOUND);
+    const history = activeHistory(await this.repo.chatMessages(conversation.id), conversation.lastActiveMessageId);
+    return {
+      share_id: share.id,
+      conversation_title: conversation.title,
+      messages: history.filter((m) => !m.hidden).map(toSharedMessageView),
+      shared_at: share.createdAt.toISOString(),
+    };
+  }
+
+  async requireConversation(caller: Caller, chatId: string) {
+    const conversation = await this.repo.findConversation(ownerOf(caller), chatId);
+    if (!conversation) throw DomainError.notFound(CONVERSATION_NOT_FOUND);
+    return conversation;
+  }
+}

@@ -1,0 +1,79 @@
+import { Controller } from '@nestjs/common';
+import { CHAT_RPC } from '@app/contracts/chat';
+import { RpcHandler, type RpcInput } from '@app/platform';
+import { ConversationsService } from '../conversations/conversations.service';
+import { GenerationService } from '../generation/generation.service';
+
+/** The chat service's calls: each a one-line delegation. */
+@Controller()
+export class ChatHandlers {
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly generation: GenerationService,
+  ) {}
+
+  @RpcHandler(CHAT_RPC.list)
+  list({ caller }: RpcInput<typeof CHAT_RPC.list>) {
+    return this.conversations.list(caller);
+  }
+
+  @RpcHandler(CHAT_RPC.get)
+  get({ caller, data }: RpcInput<typeof CHAT_RPC.get>) {
+    return this.conversations.get(caller, data.chat_id);
+  }
+
+  @RpcHandler(CHAT_RPC.create)
+  create({ caller, data }: RpcInput<typeof CHAT_RPC.create>) {
+    return this.conversations.create(caller, data.conversation_title);
+  }
+
+  @RpcHandler(CHAT_RPC.update)
+  update({ caller, data }: RpcInput<typeof CHAT_RPC.update>) {
+    return this.conversations.update(caller, data);
+  }
+
+  @RpcHandler(CHAT_RPC.remove)
+  remove({ caller, data }: RpcInput<typeof CHAT_RPC.remove>) {
+    return this.conversations.remove(caller, data.chat_id);
+  }
+
+  @RpcHandler(CHAT_RPC.messages)
+  messages({ caller, data }: RpcInput<typeof CHAT_RPC.messages>) {
+    return this.conversations.messages(caller, data.chat_ids);
+  }
+
+  @RpcHandler(CHAT_RPC.send)
+  send({ caller, data }: RpcInput<typeof CHAT_RPC.send>) {
+    return this.generation.send(caller, data);
+  }
+
+  @RpcHandler(CHAT_RPC.regenerate)
+  regenerate({ caller, data }: RpcInput<typeof CHAT_RPC.regenerate>) {
+    return this.generation.regenerate(caller, data);
+  }
+
+  @RpcHandler(CHAT_RPC.stop)
+  stop({ caller, data }: RpcInput<typeof CHAT_RPC.stop>) {
+    return this.generation.stop(caller, data);
+  }
+
+  @RpcHandler(CHAT_RPC.feedback)
+  feedback({ caller, data }: RpcInput<typeof CHAT_RPC.feedback>) {
+    return this.conversations.feedback(caller, data);
+  }
+
+  @RpcHandler(CHAT_RPC.share)
+  share({ caller, data }: RpcInput<typeof CHAT_RPC.share>) {
+    return this.conversations.share(caller, data.chat_id);
+  }
+
+  @RpcHandler(CHAT_RPC.unshare)
+  unshare({ caller, data }: RpcInput<typeof CHAT_RPC.unshare>) {
+    return this.conversations.unshare(caller, data.chat_id);
+  }
+
+  @RpcHandler(CHAT_RPC.shared)
+  shared({ data }: RpcInput<typeof CHAT_RPC.shared>) {
+    return this.conversations.shared(data.share_id);
+  }
+}

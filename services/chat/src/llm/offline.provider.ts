@@ -1,0 +1,67 @@
+import type { LlmEvent, LlmProvider, LlmRequest } from './llm-provider';
+
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** Splits text into word-sized deltas, keeping the spaces, so a stream rebuilds it exactly. */
+export function deltas(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
+}
+
+function firstSentence(text: string, max = 120): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  const sentence = clean.split(/(?<=[.!?])\s/)[0] ?? clean;
+  return sentence.length > max ? `${sentence.slice(0, max - 1)}…` : sentence;
+}
+
+/**
+ * The embedded default: no network, no key, a deterministic answer built from the question and
+ * what the assistant knows about the user. It says plainly that it is the offline model, so
+ * nobody mistakes it for a real one.
+ */
+export class OfflineProvider implements LlmProvider {
+  readonly name = 'offline' as const;
+
+  constructor(private readonly tokenDelayMs: number) {}
+
+  async *stream(request: LlmRequest): AsyncIterable<LlmEvent> {
+    yield { type: 'meta', requestId: null, model: 'offline' };
+    const question = request.turns.filter((t) => t.role === 'user').at(-1)?.content ?? '';
+    for (const delta of deltas(this.answer(question, request.system))) {
+      if (request.signal.aborted) return;
+      await wait(this.tokenDelayMs, request.signal);
+      yield { type: 'text', delta };
+    }
+  }
+
+  async complete(request: { prompt: string }): Promise<string> {
+    return titleFrom(request.prompt);
+  }
+
+  answer(question: string, system: string): string {
+    const known = system
+      .split('\n')
+      .filter((line) => line.startsWith('- '))
+      .map((line) => line.slice(2));
+    const lines = [
+      `You asked: "${firstSentence(question)}"`,
+      '',
+      "I'm the offline model that runs when no language model is configured, so I can't really answer yet. " +
+        'Set `OPENAI_API_KEY`, or `OPENAI_BASE_URL` for any OpenAI-compatible server (Ollama, vLLM, llama.cpp), and ask again.',
+    ];
+    if (known.length) lines.push('', 'What I know about you:', ...known.map((k) => `- ${k}`));
+    return lines.join('\n');
+  }
+}
+
+/** A short title from the first words of a message (the offline model's way, and the fallback). */
+export function titleFrom(text: string): string {
+  const words = text.replace(/[\r\n]+/g, ' ').replace(/\s+/g, ' ').trim().split(' ');
+  const title = words.slice(0, 6).join(' ').replace(/[.,;:!?]+$/, '');
+  const capped = title.length > 60 ? `${title.slice(0, 59)}…` : title;
+  return capped ? capped[0].toUpperCase() + capped.slice(1) : 'New conversation';
+}
