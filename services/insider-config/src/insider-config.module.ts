@@ -2,10 +2,13 @@ import { Module } from '@nestjs/common';
 import { FlagsHandlers } from './flags/flags.handlers';
 import { FlagsService } from './flags/flags.service';
 import { InsiderStatusRepository } from './flags/insider-status.repository';
+import { VoiceConfigRepository } from './voice/voice-config.repository';
+import { VoiceHandlers } from './voice/voice.handlers';
+import { VoiceService } from './voice/voice.service';
 
-/** Insider mode, insider flags and (to come) the AI voice settings of each user. */
+/** Insider mode, insider flags and the AI voice settings of each user. */
 @Module({
-  controllers: [FlagsHandlers],
-  providers: [FlagsService, InsiderStatusRepository],
+  controllers: [FlagsHandlers, VoiceHandlers],
+  providers: [FlagsService, InsiderStatusRepository, VoiceService, VoiceConfigRepository],
 })
 export class InsiderConfigModule {}
