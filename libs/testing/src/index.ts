@@ -4,3 +4,4 @@ export { probeService } from './probe/probe.service';
 export { ProbeGatewayModule } from './probe/probe-gateway.module';
 export * from './fakes/fake-twilio';
 export * from './fakes/fake-oidc';
+export * from './fakes/fake-openai';
