@@ -1,0 +1,285 @@
+import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
+import { createTestEnvironment, FakeOpenAI, TRANSPORTS, type TestEnvironment } from '@app/testing';
+import { strFromU8, unzipSync } from 'fflate';
+import { Client } from 'pg';
+import { ApiClient, eventually } from '../support/api-client';
+import { postStream, postStreamAndHangUp, type SseEvent } from '../support/sse';
+
+const texts = (events: SseEvent[]) => events.filter((e) => e.event === 'text').map((e) => e.data.delta).join('');
+const names = (events: SseEvent[]) => events.map((e) => e.event);
+const DAILY_LIMIT = 8;
+
+/**
+ * Conversations and streamed replies through the gateway, on both transports, with the model
+ * played by a scripted fake of the OpenAI API driven through the real `openai` SDK.
+ */
+describe.each(TRANSPORTS)('conversations and streamed replies over the %s transport', (transport) => {
+  let environment: TestEnvironment;
+  let stack: EmbeddedStack;
+  let db: Client;
+  const openai = new FakeOpenAI({ apiKey: 'sk-test-key' });
+
+  const guest = async () => {
+    const api = new ApiClient(stack.url);
+    await api.guest();
+    return api;
+  };
+  const newChat = async (api: ApiClient) => (await api.post('/api/v1/chats/', {}).expect(201)).body.chat_id as string;
+  const send = (api: ApiClient, chatId: string, body: object) => postStream(`${stack.url}/api/v1/chats/${chatId}/messages`, api.token!, body);
+
+  beforeAll(async () => {
+    await openai.start();
+    environment = await createTestEnvironment('chat', transport);
+    stack = await bootEmbedded({
+      ...environment.env,
+      LLM_PROVIDER: 'openai',
+      OPENAI_API_KEY: 'sk-test-key',
+      OPENAI_BASE_URL: openai.baseURL,
+      CHAT_FAST_MODEL: 'fast-model',
+      CHAT_REASONING_MODEL: 'thinking-model',
+      LLM_STALL_TIMEOUT_MS: '1500',
+      CHAT_GUEST_DAILY_LIMIT: String(DAILY_LIMIT),
+    });
+    db = new Client({ connectionString: environment.database.url });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await db?.end();
+    await stack?.close();
+    await environment?.cleanup();
+    await openai.stop();
+  });
+
+  beforeEach(() => openai.reset());
+
+  it('creates, lists (newest first), renames and deletes conversations', async () => {
+    const api = await guest();
+    await api.get('/api/v1/chats/').expect(200, []);
+    const first = await newChat(api);
+    const second = (await api.post('/api/v1/chats/', { conversation_title: 'Garden' }).expect(201)).body;
+    expect(second).toMatchObject({ conversation_title: 'Garden', last_message_timestamp: null, last_active_message_id: null, is_commercial: false });
+    await send(api, first, { content: 'hello' });
+    expect((await api.get('/api/v1/chats/').expect(200)).body.map((c: { chat_id: string }) => c.chat_id)).toEqual([first, second.chat_id]);
+    await api.auth(api.http.patch(`/api/v1/chats/${second.chat_id}`)).send({ conversation_title: 'Vegetables' }).expect(200);
+    await api.auth(api.http.patch(`/api/v1/chats/${second.chat_id}`)).send({}).expect(422);
+    await api.delete(`/api/v1/chats/${second.chat_id}`).expect(204);
+    await api.delete(`/api/v1/chats/${second.chat_id}`).expect(404, { detail: 'Conversation not found' });
+    expect((await api.get('/api/v1/chats/')).body).toHaveLength(1);
+  });
+
+  it('stores the message, streams the reply in order, stores it with its metadata, and titles the conversation', async () => {
+    openai.script('responses', [{ text: 'Lisbon is lovely in spring.' }]);
+    const api = await guest();
+    const chatId = await newChat(api);
+    const { status, events, headers } = await send(api, chatId, { content: 'Where should I go in April?' });
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(names(events).slice(0, 3)).toEqual(['user_message', 'phase', 'phase']);
+    expect(events[1].data).toEqual({ phase: 'personalizing' });
+    expect(events[2].data).toEqual({ phase: 'thinking' });
+    expect(names(events).slice(-2)).toEqual(['assistant_message', 'done']);
+    expect(texts(events)).toBe('Lisbon is lovely in spring.');
+    const reply = events.find((e) => e.event === 'assistant_message')!.data;
+    const request = openai.requests('responses')[0];
+    expect(reply).toMatchObject({
+      content: 'Lisbon is lovely in spring.',
+      sender: 'assistant',
+      expert_id: 'assistant',
+      expert_name: 'Assistant',
+      previous_message_id: events[0].data.message_id,
+      metadata: { provider: 'openai', model: 'fast-model', auto_selected: true, provider_request_id: request.requestId, memory_ids: [] },
+    });
+    expect(request.headers.authorization).toBe('Bearer sk-test-key');
+    expect(request.body).toMatchObject({ model: 'fast-model', stream: true, input: [{ role: 'user', content: 'Where should I go in April?' }] });
+    const conversation = (await api.get(`/api/v1/chats/${chatId}`).expect(200)).body;
+    expect(conversation.last_active_message_id).toBe(reply.message_id);
+    expect(conversation.conversation_title).toEqual(expect.any(String));
+    expect(conversation.messages.map((m: { content: string }) => m.content)).toEqual(['Where should I go in April?', 'Lisbon is lovely in spring.']);
+  });
+
+  it('streams reasoning, the search phase and partial images, choosing the reasoning model for a hard question', async () => {
+    openai.script('responses', [{ reasoning: 'Weighing options.' }, { webSearch: { query: 'lisbon weather' } }, { text: 'Here it is.' }, { image: { partials: 3 } }]);
+    const api = await guest();
+    const { events } = await send(api, await newChat(api), { content: 'Prove step by step that the trip is worth it' });
+    expect(events.filter((e) => e.event === 'reasoning').map((e) => e.data.delta).join('')).toBe('Weighing options.');
+    expect(events.filter((e) => e.event === 'phase').map((e) => e.data.phase)).toEqual(['personalizing', 'thinking', 'searching', 'thinking']);
+    const images = events.filter((e) => e.event === 'image_partial');
+    expect(images.map((e) => e.data.index)).toEqual([0, 1, 2, 2]);
+    expect(images[0].data.data_url).toMatch(/^data:image\/png;base64,/);
+    const reply = events.find((e) => e.event === 'assistant_message')!.data;
+    expect(reply.metadata).toMatchObject({ model: 'thinking-model', reasoning: 'Weighing options.' });
+    expect(openai.requests('responses')[0].body).toMatchObject({ reasoning: { summary: 'auto' } });
+  });
+
+  it('ends with an error event when the model fails mid-stream, keeping what came as an incomplete reply', async () => {
+    openai.script('responses', [{ text: 'Half an ans' }, { fail: { message: 'overloaded' } }]);
+    const api = await guest();
+    const chatId = await newChat(api);
+    const { events } = await send(api, chatId, { content: 'Tell me everything' });
+    expect(names(events).slice(-3)).toEqual(['assistant_message', 'error', 'done']);
+    expect(events.at(-2)!.data.detail).toBe('The model failed: overloaded');
+    const stored = (await api.get(`/api/v1/messages/all_user_messages?chat_ids=${chatId}`)).body;
+    expect(stored.at(-1)).toMatchObject({ content: 'Half an ans', metadata: { incomplete: true } });
+  });
+
+  it('cuts a stalled model short', async () => {
+    openai.script('responses', [{ text: 'Starting' }, { stall: true }]);
+    const api = await guest();
+    const chatId = await newChat(api);
+    const { events } = await send(api, chatId, { content: 'Go on' });
+    expect(events.find((e) => e.event === 'error')!.data.detail).toBe('The model stopped answering.');
+    expect(events.find((e) => e.event === 'assistant_message')!.data).toMatchObject({ content: 'Starting', metadata: { incomplete: true } });
+  });
+
+  it('keeps generating and stores the reply when the browser hangs up', async () => {
+    openai.script('responses', { steps: [{ text: 'one two three four five six seven eight' }], intervalMs: 60 });
+    const api = await guest();
+    const chatId = await newChat(api);
+    const seen = await postStreamAndHangUp(`${stack.url}/api/v1/chats/${chatId}/messages`, api.token!, { content: 'Count' }, (e) => e.event === 'text');
+    expect(seen.some((e) => e.event === 'assistant_message')).toBe(false);
+    const reply = await eventually(async () => {
+      const messages = (await api.get(`/api/v1/messages/all_user_messages?chat_ids=${chatId}`)).body as { sender: string; content: string }[];
+      return messages.find((m) => m.sender === 'assistant');
+    });
+    expect(reply.content).toBe('one two three four five six seven eight');
+  });
+
+  it('stops a reply on request, keeping what came', async () => {
+    openai.script('responses', { steps: [{ text: 'a b c d e f g h i j k l m n o p' }], intervalMs: 100 });
+    const api = await guest();
+    const chatId = await newChat(api);
+    const streaming = send(api, chatId, { content: 'Slowly' });
+    const userMessage = await eventually(async () => {
+      const messages = (await api.get(`/api/v1/messages/all_user_messages?chat_ids=${chatId}`)).body as { message_id: string; sender: string }[];
+      return messages.find((m) => m.sender === 'user');
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    await api.post(`/api/v1/messages/${userMessage.message_id}/stop`).expect(200, { stopped: true });
+    const { events } = await streaming;
+    expect(events.find((e) => e.event === 'error')!.data.detail).toBe('The reply was stopped.');
+    const reply = events.find((e) => e.event === 'assistant_message')!.data;
+    expect(reply.metadata.incomplete).toBe(true);
+    expect(reply.content.length).toBeGreaterThan(0);
+    expect(reply.content.length).toBeLessThan('a b c d e f g h i j k l m n o p'.length);
+  });
+
+  it('branches: edits and regenerations make siblings, the active history follows, and can be switched', async () => {
+    const api = await guest();
+    const chatId = await newChat(api);
+    const a = await send(api, chatId, { content: 'A' });
+    const b = await send(api, chatId, { content: 'B' });
+    const userA = a.events[0].data;
+    const replyA = a.events.find((e) => e.event === 'assistant_message')!.data;
+    const userB = b.events[0].data;
+    const replyB = b.events.find((e) => e.event === 'assistant_message')!.data;
+    expect(userB.previous_message_id).toBe(replyA.message_id);
+    // Edit A: a new first message (previous null), a new branch from the root.
+    const edited = await send(api, chatId, { content: 'A, edited', previous_message_id: null });
+    expect(edited.events[0].data.previous_message_id).toBeNull();
+    const replyEdited = edited.events.find((e) => e.event === 'assistant_message')!.data;
+    expect((await api.get(`/api/v1/chats/${chatId}`)).body.last_active_message_id).toBe(replyEdited.message_id);
+    // Switch back to the first branch's end.
+    await api.auth(api.http.patch(`/api/v1/chats/${chatId}`)).send({ last_active_message_id: replyB.message_id }).expect(200);
+    // Regenerate B's reply: a sibling of it, after B.
+    const again = await postStream(`${stack.url}/api/v1/messages/${replyB.message_id}/regenerate`, api.token!);
+    expect(again.events[0].data.message_id).toBe(userB.message_id);
+    const replyB2 = again.events.find((e) => e.event === 'assistant_message')!.data;
+    expect(replyB2.previous_message_id).toBe(userB.message_id);
+    expect(replyB2.message_id).not.toBe(replyB.message_id);
+    const conversation = (await api.get(`/api/v1/chats/${chatId}`)).body;
+    expect(conversation.last_active_message_id).toBe(replyB2.message_id);
+    expect(conversation.messages).toHaveLength(7);
+    // The model saw the active history of the branch: A, reply A, B.
+    const lastRequest = openai.requests('responses').filter((r: { stream: boolean }) => r.stream).at(-1)!;
+    expect((lastRequest.body.input as { content: string }[]).map((t) => t.content)).toEqual(['A', replyA.content, 'B']);
+    await api.auth(api.http.patch(`/api/v1/chats/${chatId}`)).send({ last_active_message_id: userA.message_id.replace(/.$/, '0') }).expect(404);
+  });
+
+  it('records likes and dislikes with verbose feedback, on replies only', async () => {
+    const api = await guest();
+    const chatId = await newChat(api);
+    const { events } = await send(api, chatId, { content: 'Rate me' });
+    const reply = events.find((e) => e.event === 'assistant_message')!.data;
+    const liked = await api.auth(api.http.put(`/api/v1/messages/${reply.message_id}/feedback`)).send({ feedback: 'like' }).expect(200);
+    expect(liked.body.feedback).toBe('like');
+    const disliked = await api.auth(api.http.put(`/api/v1/messages/${reply.message_id}/feedback`)).send({ feedback: 'dislike', verbose_feedback: 'Too short' }).expect(200);
+    expect(disliked.body).toMatchObject({ feedback: 'dislike', metadata: { verbose_feedback: 'Too short' } });
+    await api.auth(api.http.put(`/api/v1/messages/${reply.message_id}/feedback`)).send({ feedback: 'meh' }).expect(422);
+    await api.auth(api.http.put(`/api/v1/messages/${events[0].data.message_id}/feedback`)).send({ feedback: 'like' }).expect(400, { detail: 'Only replies can be liked or disliked.' });
+    const cleared = await api.auth(api.http.put(`/api/v1/messages/${reply.message_id}/feedback`)).send({ feedback: null }).expect(200);
+    expect(cleared.body).toMatchObject({ feedback: null, metadata: { verbose_feedback: null } });
+  });
+
+  it('shares a conversation read-only, without private details, until the share is revoked', async () => {
+    const api = await guest();
+    const chatId = await newChat(api);
+    await send(api, chatId, { content: 'Share this' });
+    const share = (await api.post(`/api/v1/chats/${chatId}/share`).expect(201)).body;
+    expect(share).toMatchObject({ chat_id: chatId, url: `/share/${share.share_id}` });
+    expect((await api.post(`/api/v1/chats/${chatId}/share`).expect(201)).body.share_id).toBe(share.share_id);
+    const shared = (await api.http.get(`/api/v1/shared/${share.share_id}`).expect(200)).body;
+    expect(shared.messages.map((m: { content: string }) => m.content)[0]).toBe('Share this');
+    expect(shared.messages.every((m: { author_user_id: unknown; metadata: object }) => m.author_user_id === null && !('memory_ids' in m.metadata))).toBe(true);
+    await api.delete(`/api/v1/chats/${chatId}/share`).expect(200, { revoked: true });
+    await api.http.get(`/api/v1/shared/${share.share_id}`).expect(404, { detail: 'This shared conversation does not exist or is no longer shared.' });
+    await api.http.get('/api/v1/shared/nope').expect(404);
+  });
+
+  it("never lets one user read or touch another's conversations, messages or shares (404)", async () => {
+    const owner = await guest();
+    const chatId = await newChat(owner);
+    const { events } = await send(owner, chatId, { content: 'Private' });
+    const reply = events.find((e) => e.event === 'assistant_message')!.data;
+    const other = await guest();
+    await other.get(`/api/v1/chats/${chatId}`).expect(404, { detail: 'Conversation not found' });
+    await other.auth(other.http.patch(`/api/v1/chats/${chatId}`)).send({ conversation_title: 'Mine' }).expect(404);
+    await other.delete(`/api/v1/chats/${chatId}`).expect(404);
+    expect((await send(other, chatId, { content: 'hi' })).status).toBe(404);
+    expect((await postStream(`${stack.url}/api/v1/messages/${reply.message_id}/regenerate`, other.token!)).status).toBe(404);
+    await other.auth(other.http.put(`/api/v1/messages/${reply.message_id}/feedback`)).send({ feedback: 'like' }).expect(404, { detail: 'Message not found' });
+    await other.post(`/api/v1/chats/${chatId}/share`).expect(404);
+    await other.post(`/api/v1/messages/${reply.message_id}/stop`).expect(404);
+    await other.get(`/api/v1/messages/all_user_messages?chat_ids=${chatId}`).expect(200, []);
+    expect((await send(other, chatId, { content: 'hi', previous_message_id: reply.message_id })).status).toBe(404);
+  });
+
+  it('refuses bad input with clear errors, and unauthenticated calls with 401', async () => {
+    const api = await guest();
+    const chatId = await newChat(api);
+    const empty = await send(api, chatId, { content: '   ' });
+    expect(empty).toMatchObject({ status: 422, json: { detail: 'content: must not be empty' } });
+    expect((await send(api, 'not-an-id', { content: 'x' })).json).toEqual({ detail: 'chat_id: must be an id (UUID)' });
+    expect((await send(api, '00000000-0000-4000-8000-000000000000', { content: 'x' })).status).toBe(404);
+    await api.http.get('/api/v1/chats/').expect(401, { detail: 'Not authenticated' });
+    await api.get('/api/v1/messages/all_user_messages?chat_ids=a,b').expect(422);
+  });
+
+  it('answers 429 past the daily limit, before any model call', async () => {
+    const api = await guest();
+    const chatId = await newChat(api);
+    for (let i = 0; i < DAILY_LIMIT; i++) expect((await send(api, chatId, { content: `m${i}` })).status).toBe(200);
+    const calls = openai.requests('responses').length;
+    const refused = await send(api, chatId, { content: 'one more' });
+    expect(refused).toMatchObject({ status: 429, json: { detail: `You have reached today's limit of ${DAILY_LIMIT} messages for guests. Sign in to keep chatting.` } });
+    expect(openai.requests('responses')).toHaveLength(calls);
+  });
+
+  it('exports conversations and purges them with the account', async () => {
+    const api = await guest();
+    const chatId = await newChat(api);
+    await send(api, chatId, { content: 'Remember me' });
+    const userId = (await api.get('/api/v1/auth/me')).body.user_id;
+    const zip = await api.get('/api/v1/users/me/export').buffer(true).parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+    const chat = JSON.parse(strFromU8(unzipSync(new Uint8Array(zip.body as Buffer))['chat.json']));
+    expect(chat.conversation).toEqual([expect.objectContaining({ id: chatId })]);
+    expect(chat.message.map((m: { content: string }) => m.content)).toContain('Remember me');
+    await api.delete('/api/v1/users/me').expect(204);
+    const { rows } = await db.query('SELECT (SELECT count(*) FROM chat.conversation WHERE user_id = $1)::int AS c, (SELECT count(*) FROM chat.message WHERE user_id = $1)::int AS m', [userId]);
+    expect(rows[0]).toEqual({ c: 0, m: 0 });
+  });
+});
