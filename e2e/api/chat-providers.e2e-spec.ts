@@ -76,7 +76,9 @@ describe('an OpenAI-compatible server (Chat Completions)', () => {
     const { send } = await conversation(stack);
     const failed = await send('Hi');
     expect(failed.events.find((e) => e.event === 'error')!.data.detail).toBe('The model failed to answer (500). Please try again.');
-    expect(server.requests('chat.completions')).toHaveLength(2);
+    expect(server.requests('chat.completions').filter((r) => r.stream)).toHaveLength(2);
+    // The title is asked of the configured model too (a local server may serve only that one).
+    expect(server.requests('chat.completions').filter((r) => !r.stream).map((r) => r.body.model)).toEqual(['llama3.2']);
     server.script('chat.completions', [{ text: 'Partial' }, { abort: true }]);
     const dropped = await send('Again');
     expect(dropped.events.find((e) => e.event === 'error')).toBeDefined();

@@ -296,7 +296,8 @@ export class GenerationService {
     if (this.llm.name === 'offline') return titleFrom(question);
     try {
       const title = await this.llm.complete({
-        model: this.config.CHAT_FAST_MODEL,
+        // The configured model when there is one (a local server may serve nothing else).
+        model: this.config.CHAT_MODEL ?? this.config.CHAT_FAST_MODEL,
         system: 'Give a title of at most 6 words for a conversation that starts with the message below. Answer with the title only, no quotes.',
         prompt: question.slice(0, 2_000),
         signal: AbortSignal.timeout(TITLE_TIMEOUT_MS),
