@@ -79,7 +79,7 @@ describe('an OpenAI-compatible server (Chat Completions)', () => {
     expect(server.requests('chat.completions').filter((r) => r.stream)).toHaveLength(2);
     // The title is asked of the configured model too (a local server may serve only that one).
     expect(server.requests('chat.completions').filter((r) => !r.stream).map((r) => r.body.model)).toEqual(['llama3.2']);
-    server.script('chat.completions', [{ text: 'Partial' }, { abort: true }]);
+    server.script('chat.completions', [{ text: 'Partial' }, { delayMs: 100 }, { abort: true }]);
     const dropped = await send('Again');
     expect(dropped.events.find((e) => e.event === 'error')).toBeDefined();
     expect(dropped.events.find((e) => e.event === 'assistant_message')!.data).toMatchObject({ content: 'Partial', metadata: { incomplete: true } });
