@@ -41,4 +41,6 @@ run(process.execPath, ['node_modules/nx/dist/bin/nx.js', 'show', 'projects'], { 
 run(process.execPath, ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.']);
 const jestArgs = process.argv.slice(2);
 run(process.execPath, ['scripts/jest.mjs', ...jestArgs]);
+console.log('Web client unit tests (Vitest)...');
+run(process.execPath, [new URL('../node_modules/vitest/vitest.mjs', import.meta.url).pathname, 'run'], { cwd: new URL('../web/', import.meta.url).pathname });
 console.log(`All tests passed in ${Math.round((Date.now() - started) / 1000)} s.`);

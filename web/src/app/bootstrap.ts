@@ -1,0 +1,27 @@
+import { onLogin, onLogout, startAuth } from '../modules/auth/state/authStore';
+import { loadInsider, resetInsider } from '../modules/insider/state/insiderStore';
+import { applyTheme, storedDarkMode } from '../modules/theme/state/themeStore';
+import { queryClient } from './queryClient';
+
+let started = false;
+
+/**
+ * Start-up (section 7): the theme attribute, the auth check (with CSRF and session id), then the
+ * insider status after every login; a logout forgets all server state.
+ */
+export function bootstrap(): void {
+  if (started) return;
+  started = true;
+  applyTheme(storedDarkMode());
+  onLogin(() => void loadInsider());
+  onLogout(() => {
+    queryClient.clear();
+    resetInsider();
+  });
+  // Global script and promise errors are logged and suppressed (monitoring is off in this build).
+  window.addEventListener('unhandledrejection', (event) => {
+    console.error('Unhandled rejection', event.reason);
+    event.preventDefault();
+  });
+  void startAuth();
+}

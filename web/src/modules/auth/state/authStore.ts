@@ -1,0 +1,242 @@
+import type { User } from '@app/contracts/auth';
+import { setAuthGate } from '../../common/api/dataCall';
+import { ApiError, setRequestIdentity } from '../../common/api/http';
+import { createStore, useStore } from '../../common/state/createStore';
+import { readStorage, removeStorage, STORAGE_KEYS, writeStorage } from '../../common/utils/storage';
+import {
+  createAnonymousUser,
+  fetchCsrfToken,
+  fetchMe,
+  fetchSessionId,
+  logoutOnServer,
+  type AppleConfig,
+  type FirebaseConfig,
+} from '../api/authApi';
+
+/** The auth state of spec section 3. */
+export type AuthState = {
+  isLoggedIn: boolean;
+  isLoading: boolean;
+  user: User | null;
+  accessToken: string | null;
+  csrfToken: string | null;
+  userRequestedLogout: boolean;
+  lastLoggedInEmail: string | null;
+  googleClientId: string | null;
+  appleConfig: AppleConfig | null;
+  firebaseConfig: FirebaseConfig | null;
+};
+
+/** The states of section 4: loading, logged out, anonymous user, registered user. */
+export type AuthStatus = 'loading' | 'logged-out' | 'anonymous' | 'registered';
+
+export const authStore = createStore<AuthState>(() => ({
+  isLoggedIn: false,
+  isLoading: true,
+  user: null,
+  accessToken: readStorage(STORAGE_KEYS.accessToken),
+  csrfToken: null,
+  userRequestedLogout: false,
+  lastLoggedInEmail: readStorage(STORAGE_KEYS.lastLoggedInEmail),
+  googleClientId: null,
+  appleConfig: null,
+  firebaseConfig: null,
+}));
+
+export function authStatusOf(state: Pick<AuthState, 'isLoading' | 'isLoggedIn' | 'user'>): AuthStatus {
+  if (state.isLoading) return 'loading';
+  if (!state.isLoggedIn || !state.user) return 'logged-out';
+  return state.user.is_anon ? 'anonymous' : 'registered';
+}
+
+export const useAuthStatus = () => useStore(authStore, authStatusOf);
+export const useUser = () => useStore(authStore, (s) => s.user);
+export const useAuth = <T,>(selector: (state: AuthState) => T) => useStore(authStore, selector);
+
+/** What a person is called in the header sent to the server (cut at 100 by the client). */
+export function userLabelOf(user: User | null): string | null {
+  if (!user) return null;
+  return user.email ?? user.name ?? user.phone_number ?? (user.is_anon ? 'guest' : null);
+}
+
+type Listener = (user: User) => void;
+const loginListeners = new Set<Listener>();
+const logoutListeners = new Set<() => void>();
+
+/** Runs after every login (start-up included): insider status and the like. */
+export function onLogin(listener: Listener): () => void {
+  loginListeners.add(listener);
+  return () => loginListeners.delete(listener);
+}
+
+export function onLogout(listener: () => void): () => void {
+  logoutListeners.add(listener);
+  return () => logoutListeners.delete(listener);
+}
+
+function rememberUser(token: string, user: User): void {
+  writeStorage(STORAGE_KEYS.accessToken, token);
+  if (user.email) writeStorage(STORAGE_KEYS.lastLoggedInEmail, user.email);
+  authStore.set((s) => ({ user, accessToken: token, isLoggedIn: true, userRequestedLogout: false, lastLoggedInEmail: user.email ?? s.lastLoggedInEmail }));
+}
+
+const transient = (error: unknown) => !(error instanceof ApiError) || error.status >= 500;
+
+/** Validates a token with GET /auth/me; a transient failure (network, 5xx) is tried once more. */
+async function validate(token: string): Promise<User | null> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      return await fetchMe(token);
+    } catch (error) {
+      if (!transient(error) || attempt === 1) return null;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  return null;
+}
+
+async function createGuest(): Promise<{ token: string; user: User } | null> {
+  try {
+    const result = await createAnonymousUser();
+    if (!result.token) throw new Error(result.error ?? 'No token in the answer');
+    const user = await validate(result.token);
+    return user ? { token: result.token, user } : null;
+  } catch (error) {
+    console.error('Failed to create an anonymous user', error);
+    return null;
+  }
+}
+
+function afterLogin(user: User): void {
+  void ensureCsrfToken().catch((error) => console.error(error));
+  void fetchSessionId()
+    .then(({ session_id }) => writeStorage(STORAGE_KEYS.userSessionId, session_id, 'session'))
+    .catch((error) => console.error('Failed to fetch the session id', error));
+  for (const listener of loginListeners) {
+    try {
+      listener(user);
+    } catch (error) {
+      console.error(error);
+    }
+  }
+}
+
+let starting: Promise<void> | null = null;
+
+/**
+ * Start-up (section 4): no stored token creates a guest; a stored token is validated, with the
+ * guest as fallback; if that fails too the state is logged out with no user.
+ */
+export function startAuth(): Promise<void> {
+  starting ??= (async () => {
+    authStore.set({ isLoading: true });
+    const stored = readStorage(STORAGE_KEYS.accessToken);
+    let session: { token: string; user: User } | null = null;
+    if (stored) {
+      const user = await validate(stored);
+      if (user) session = { token: stored, user };
+    }
+    session ??= await createGuest();
+    if (session) {
+      rememberUser(session.token, session.user);
+    } else {
+      removeStorage(STORAGE_KEYS.accessToken);
+      authStore.set({ user: null, isLoggedIn: false, accessToken: null });
+    }
+    authStore.set({ isLoading: false });
+    if (session) afterLogin(session.user);
+  })().finally(() => {
+    starting = null;
+  });
+  return starting;
+}
+
+/** A token from a login (phone callback fragment, Google, Apple, Firebase): validate and keep it. */
+export async function loginWithToken(token: string): Promise<User> {
+  const user = await fetchMe(token);
+  rememberUser(token, user);
+  authStore.set({ isLoading: false });
+  afterLogin(user);
+  return user;
+}
+
+/** A new guest after an explicit logout ("Continue as a guest"). */
+export async function continueAsGuest(): Promise<boolean> {
+  const session = await createGuest();
+  if (!session) return false;
+  rememberUser(session.token, session.user);
+  afterLogin(session.user);
+  return true;
+}
+
+/** Re-validates the token and updates the user. */
+export async function refreshUser(): Promise<User | null> {
+  const token = authStore.get().accessToken;
+  if (!token) return null;
+  try {
+    const user = await fetchMe(token);
+    authStore.set({ user });
+    return user;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) await logout();
+    else console.error('Failed to refresh the user', error);
+    return null;
+  }
+}
+
+/** Replaces the user with a server answer (onboarding calls answer the user). */
+export function setUser(user: User): void {
+  authStore.set({ user });
+}
+
+export async function ensureCsrfToken(): Promise<string> {
+  const existing = authStore.get().csrfToken;
+  if (existing) return existing;
+  const token = await fetchCsrfToken();
+  authStore.set({ csrfToken: token });
+  return token;
+}
+
+let loggingOut: Promise<void> | null = null;
+
+/** Logout (section 4): the server first, then the token and last e-mail, the user, the flag, the CSRF token. */
+export function logout(): Promise<void> {
+  loggingOut ??= (async () => {
+    try {
+      const csrf = await ensureCsrfToken();
+      await logoutOnServer(csrf);
+    } catch (error) {
+      console.error('Failed to log out on the server', error);
+    }
+    removeStorage(STORAGE_KEYS.accessToken);
+    removeStorage(STORAGE_KEYS.lastLoggedInEmail);
+    authStore.set({ user: null, isLoggedIn: false, accessToken: null, csrfToken: null, lastLoggedInEmail: null });
+    for (const listener of logoutListeners) listener();
+  })().finally(() => {
+    loggingOut = null;
+  });
+  return loggingOut;
+}
+
+/** The user asked to sign out (the menu item), as opposed to a 401. */
+export async function requestLogout(): Promise<void> {
+  authStore.set({ userRequestedLogout: true });
+  await logout();
+}
+
+export function setProviderConfigs(configs: Pick<AuthState, 'googleClientId' | 'appleConfig' | 'firebaseConfig'>): void {
+  authStore.set(configs);
+}
+
+// Every request carries who is calling; every data call checks the login and logs out on a 401.
+setRequestIdentity(() => {
+  const { accessToken, user } = authStore.get();
+  return { accessToken, userId: user?.user_id ?? null, userLabel: userLabelOf(user) };
+});
+setAuthGate({
+  isAuthenticated: () => {
+    const { isLoggedIn, accessToken } = authStore.get();
+    return isLoggedIn && !!accessToken;
+  },
+  onUnauthorized: () => logout(),
+});

@@ -1,0 +1,209 @@
+import type { FileReference } from '@app/contracts/chat';
+import { useRef, useState, type ReactNode } from 'react';
+import { toLightHtml } from '../../../ui/clipboard';
+import { CopyButton } from '../../../ui/CopyButton';
+import { Dialog } from '../../../ui/Dialog';
+import { Icon } from '../../../ui/Icon';
+import { useEffectiveFlag } from '../../insider/state/insiderStore';
+import { Markdown } from '../../markdown/components/Markdown';
+import type { DisplayMessage } from '../utils/history';
+import { BranchSwitcher } from './BranchSwitcher';
+
+type Branch = { index: number; count: number; onSwitch: (index: number) => void };
+
+type MessageItemProps = {
+  message: DisplayMessage;
+  branch?: Branch;
+  busy: boolean;
+  onEdit?: (text: string) => void;
+  onRegenerate?: () => void;
+  onFeedback?: (feedback: 'like' | 'dislike' | null, verbose?: string | null) => void;
+  readOnly?: boolean;
+};
+
+export function FileImages({ files }: { files: FileReference[] }) {
+  const images = files.filter((file) => file.mime_type.startsWith('image/'));
+  if (images.length === 0) return null;
+  return (
+    <div className="message__images">
+      {images.map((file) => (
+        <a key={file.object_store_object_id} href={`/api/v1/files/view/${encodeURIComponent(file.object_store_object_id)}`} target="_blank" rel="noopener noreferrer">
+          <img src={`/api/v1/files/view/${encodeURIComponent(file.object_store_object_id)}`} alt="Generated image" loading="lazy" />
+        </a>
+      ))}
+    </div>
+  );
+}
+
+export function Reasoning({ text, open }: { text: string; open?: boolean }) {
+  if (!text.trim()) return null;
+  return (
+    <details className="reasoning" open={open}>
+      <summary>Reasoning</summary>
+      <div className="reasoning__text">{text}</div>
+    </details>
+  );
+}
+
+/** A discreet line saying the built-in offline model answered (no AI provider configured). */
+export function OfflineNote() {
+  return (
+    <span className="badge badge--muted" title="This reply comes from the built-in offline model: no AI provider is configured on this server.">
+      <Icon name="info" size={13} /> Offline model
+    </span>
+  );
+}
+
+export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFeedback, readOnly }: MessageItemProps) {
+  const body = useRef<HTMLDivElement>(null);
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(message.text);
+  const [askWhy, setAskWhy] = useState(false);
+  const [why, setWhy] = useState('');
+  const verboseDislike = useEffectiveFlag('dislike_button_verbose_feedback');
+  const showRewritten = useEffectiveFlag('show_rewritten_user_message');
+  const showModel = useEffectiveFlag('show_auto_model_selection');
+  const metadata = message.metadata ?? {};
+  const html = () => (body.current ? toLightHtml(body.current) : undefined);
+
+  if (message.isUser) {
+    return (
+      <article className="message message--user" aria-label="You said">
+        {editing ? (
+          <form
+            className="message__edit"
+            onSubmit={(event) => {
+              event.preventDefault();
+              const text = draft.trim();
+              if (!text) return;
+              setEditing(false);
+              onEdit?.(text);
+            }}
+          >
+            <label className="visually-hidden" htmlFor={`edit-${message.id}`}>
+              Edit your message
+            </label>
+            <textarea id={`edit-${message.id}`} value={draft} onChange={(event) => setDraft(event.target.value)} rows={3} autoFocus />
+            <div className="form__actions">
+              <button type="button" className="button button--secondary button--small" onClick={() => setEditing(false)}>
+                Cancel
+              </button>
+              <button type="submit" className="button button--primary button--small" disabled={!draft.trim() || busy}>
+                Send
+              </button>
+            </div>
+          </form>
+        ) : (
+          <div className="message__bubble" ref={body}>
+            {message.text}
+          </div>
+        )}
+        <FileImages files={message.files} />
+        {!editing && (
+          <div className="message__actions">
+            {branch && <BranchSwitcher {...branch} disabled={busy} />}
+            <CopyButton text={message.text} label="Copy message" className="icon-button icon-button--small" />
+            {!readOnly && onEdit && (
+              <button
+                type="button"
+                className="icon-button icon-button--small"
+                aria-label="Edit message"
+                title="Edit"
+                disabled={busy}
+                onClick={() => {
+                  setDraft(message.text);
+                  setEditing(true);
+                }}
+              >
+                <Icon name="edit" size={15} />
+              </button>
+            )}
+          </div>
+        )}
+      </article>
+    );
+  }
+
+  const feedbackButton = (kind: 'like' | 'dislike', label: string): ReactNode => (
+    <button
+      type="button"
+      className="icon-button icon-button--small"
+      aria-label={label}
+      aria-pressed={message.feedback === kind}
+      title={label}
+      onClick={() => {
+        if (message.feedback === kind) return onFeedback?.(null);
+        if (kind === 'dislike' && verboseDislike) {
+          setWhy(message.verbose_feedback ?? '');
+          setAskWhy(true);
+          return;
+        }
+        onFeedback?.(kind);
+      }}
+    >
+      <Icon name={kind} size={15} />
+    </button>
+  );
+
+  return (
+    <article className="message message--assistant" aria-label={message.expert_name ? `${message.expert_name} said` : 'The assistant said'}>
+      <Reasoning text={typeof metadata.reasoning === 'string' ? metadata.reasoning : ''} />
+      {showRewritten && metadata.rewritten_query && <p className="rewritten">Searched for: “{metadata.rewritten_query}”</p>}
+      <div className="message__body" ref={body}>
+        <Markdown text={message.text} />
+      </div>
+      <FileImages files={message.files} />
+      {metadata.incomplete && (
+        <div className="notice notice--warning" role="note">
+          <Icon name="alert" size={15} /> The reply was cut short.
+          {!readOnly && onRegenerate && (
+            <button type="button" className="link-button" onClick={onRegenerate} disabled={busy}>
+              Regenerate
+            </button>
+          )}
+        </div>
+      )}
+      <div className="message__actions">
+        {branch && <BranchSwitcher {...branch} disabled={busy} />}
+        <CopyButton text={message.text} html={html} label="Copy reply" className="icon-button icon-button--small" />
+        {!readOnly && onFeedback && feedbackButton('like', 'Good reply')}
+        {!readOnly && onFeedback && feedbackButton('dislike', 'Bad reply')}
+        {!readOnly && onRegenerate && (
+          <button type="button" className="icon-button icon-button--small" aria-label="Regenerate reply" title="Regenerate" disabled={busy} onClick={onRegenerate}>
+            <Icon name="refresh" size={15} />
+          </button>
+        )}
+        {metadata.provider === 'offline' && <OfflineNote />}
+        {showModel && metadata.model && (
+          <span className="badge badge--muted" title={metadata.auto_selected ? 'Chosen automatically' : 'Configured model'}>
+            {metadata.model}
+            {metadata.auto_selected ? ' (auto)' : ''}
+          </span>
+        )}
+      </div>
+      <Dialog open={askWhy} title="What was wrong with this reply?" onClose={() => setAskWhy(false)}>
+        <form
+          className="form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setAskWhy(false);
+            onFeedback?.('dislike', why.trim() || null);
+          }}
+        >
+          <label className="field">
+            <span>Your feedback (optional)</span>
+            <textarea value={why} onChange={(event) => setWhy(event.target.value)} rows={4} maxLength={2000} />
+          </label>
+          <div className="form__actions">
+            <button type="button" className="button button--secondary" onClick={() => setAskWhy(false)}>
+              Cancel
+            </button>
+            <button type="submit" className="button button--primary">
+              Send feedback
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </article>
+  );
+}

@@ -1,0 +1,207 @@
+import { PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
+import type { Conversation, FileReference, Message, Phase, ReplyEvent } from '@app/contracts/chat';
+import type { QueryClient } from '@tanstack/react-query';
+import { logout } from '../../auth/state/authStore';
+import { isAuthenticated, NOT_AUTHENTICATED } from '../../common/api/dataCall';
+import { createStore, useStore } from '../../common/state/createStore';
+import { readReplyStream, regenerateUrl, sendInit, sendMessageUrl, stopReply } from '../api/chatApi';
+import { addMessages, conversationsKey, messagesKey, patchConversation } from '../hooks/chatQueries';
+
+/** The reply being streamed into one conversation. */
+export type ReplyDraft = {
+  chatId: string;
+  /** The message the new user message follows (null at the start of a conversation). */
+  previousMessageId: string | null;
+  /** The user text shown until the server's stored user message arrives. */
+  pendingUserText: string | null;
+  /** When regenerating: the user message being answered again. */
+  regenerateOf: string | null;
+  userMessage: Message | null;
+  assistantMessage: Message | null;
+  text: string;
+  reasoning: string;
+  rewrittenQuery: string | null;
+  serverPhase: Phase | null;
+  partialImages: (string | null)[];
+  images: FileReference[];
+  error: string | null;
+  streaming: boolean;
+  stopping: boolean;
+};
+
+export const replyStore = createStore<{ draft: ReplyDraft | null }>(() => ({ draft: null }));
+
+export const useReplyDraft = (chatId: string | undefined) => useStore(replyStore, (s) => (s.draft && s.draft.chatId === chatId ? s.draft : null));
+export const useIsStreaming = () => useStore(replyStore, (s) => !!s.draft?.streaming);
+
+let controller: AbortController | null = null;
+
+/** Deltas are gathered and applied once per animation frame, so a fast model never floods React. */
+const pending = { text: '', reasoning: '' };
+let frame: number | null = null;
+
+function flush(): void {
+  if (frame !== null) {
+    cancelFrame(frame);
+    frame = null;
+  }
+  if (!pending.text && !pending.reasoning) return;
+  const { text, reasoning } = pending;
+  pending.text = '';
+  pending.reasoning = '';
+  update((d) => ({ text: d.text + text, reasoning: d.reasoning + reasoning }));
+}
+
+const requestFrame = (fn: () => void): number =>
+  typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState !== 'hidden'
+    ? requestAnimationFrame(fn)
+    : (setTimeout(fn, 16) as unknown as number);
+const cancelFrame = (id: number) => {
+  if (typeof cancelAnimationFrame === 'function') cancelAnimationFrame(id);
+  clearTimeout(id);
+};
+
+function schedule(): void {
+  frame ??= requestFrame(() => {
+    frame = null;
+    flush();
+  });
+}
+
+function update(patch: (draft: ReplyDraft) => Partial<ReplyDraft>): void {
+  replyStore.set((s) => (s.draft ? { draft: { ...s.draft, ...patch(s.draft) } } : {}));
+}
+
+function newDraft(chatId: string, previousMessageId: string | null, pendingUserText: string | null, regenerateOf: string | null): ReplyDraft {
+  return {
+    chatId,
+    previousMessageId,
+    pendingUserText,
+    regenerateOf,
+    userMessage: null,
+    assistantMessage: null,
+    text: '',
+    reasoning: '',
+    rewrittenQuery: null,
+    serverPhase: null,
+    partialImages: Array.from({ length: PRODUCT_CONSTANTS.partialImageSlots }, () => null),
+    images: [],
+    error: null,
+    streaming: true,
+    stopping: false,
+  };
+}
+
+function apply(event: ReplyEvent, client: QueryClient, chatId: string): void {
+  switch (event.event) {
+    case 'text':
+      pending.text += event.data.delta ?? '';
+      return schedule();
+    case 'reasoning':
+      pending.reasoning += event.data.delta ?? '';
+      return schedule();
+    case 'user_message':
+      addMessages(client, chatId, [event.data]);
+      return update(() => ({ userMessage: event.data }));
+    case 'phase':
+      return update(() => ({ serverPhase: event.data.phase }));
+    case 'rewritten_query':
+      return update(() => ({ rewrittenQuery: event.data.text }));
+    case 'image_partial':
+      return update((d) => {
+        const partialImages = d.partialImages.slice();
+        if (event.data.index >= 0 && event.data.index < partialImages.length) partialImages[event.data.index] = event.data.data_url;
+        return { partialImages };
+      });
+    case 'image':
+      return update((d) => ({ images: [...d.images, event.data] }));
+    case 'assistant_message': {
+      flush();
+      const assistant = event.data;
+      addMessages(client, chatId, [assistant]);
+      patchConversation(client, chatId, { last_active_message_id: assistant.message_id, last_message_timestamp: assistant.created_at });
+      return update(() => ({ assistantMessage: assistant }));
+    }
+    case 'error':
+      flush();
+      return update(() => ({ error: event.data.detail || 'The reply failed.' }));
+    case 'done':
+      flush();
+      return;
+  }
+}
+
+async function run(client: QueryClient, chatId: string, url: string, init: RequestInit, draft: ReplyDraft): Promise<void> {
+  if (!isAuthenticated()) throw new Error(NOT_AUTHENTICATED);
+  controller?.abort();
+  controller = new AbortController();
+  pending.text = '';
+  pending.reasoning = '';
+  replyStore.set({ draft });
+  try {
+    await readReplyStream(url, { ...init, signal: controller.signal }, (event) => apply(event, client, chatId), () => logout());
+  } catch (error) {
+    if ((error as Error)?.name !== 'AbortError') {
+      console.error(error);
+      update(() => ({ error: error instanceof Error ? error.message : String(error) }));
+    }
+  } finally {
+    flush();
+    controller = null;
+    update(() => ({ streaming: false, stopping: false }));
+    await finish(client, chatId);
+  }
+}
+
+/** After the stream: the stored messages replace the draft once the history has them. */
+async function finish(client: QueryClient, chatId: string): Promise<void> {
+  const draft = replyStore.get().draft;
+  if (!draft || draft.chatId !== chatId) return;
+  if (draft.assistantMessage && !draft.error) {
+    replyStore.set({ draft: null });
+  }
+  await Promise.all([client.invalidateQueries({ queryKey: messagesKey(chatId) }), client.invalidateQueries({ queryKey: conversationsKey })]);
+  const after = replyStore.get().draft;
+  if (!after || after.chatId !== chatId || after.streaming) return;
+  // An error after the reply was stored (cut short): the stored message shows it; drop the draft.
+  if (after.assistantMessage) replyStore.set({ draft: null });
+}
+
+export function sendMessage(client: QueryClient, chatId: string, content: string, previousMessageId: string | null, files?: FileReference[]): Promise<void> {
+  const draft = newDraft(chatId, previousMessageId, content, null);
+  return run(client, chatId, sendMessageUrl(chatId), sendInit({ content, previous_message_id: previousMessageId ?? undefined, files }), draft);
+}
+
+/** Answers a user message again, as a new branch. */
+export function regenerateReply(client: QueryClient, chatId: string, userMessage: Message | { message_id: string; previous_message_id: string | null }): Promise<void> {
+  const draft = newDraft(chatId, userMessage.previous_message_id, null, userMessage.message_id);
+  return run(client, chatId, regenerateUrl(userMessage.message_id), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, draft);
+}
+
+/** Stop: the server keeps what came so far and ends the stream; the connection is cut if it does not. */
+export async function stopGenerating(): Promise<void> {
+  const draft = replyStore.get().draft;
+  if (!draft?.streaming) return;
+  update(() => ({ stopping: true }));
+  const userMessageId = draft.userMessage?.message_id ?? draft.regenerateOf;
+  try {
+    if (userMessageId) await stopReply(userMessageId);
+    else controller?.abort();
+  } catch (error) {
+    console.error(error);
+    controller?.abort();
+  }
+  const current = controller;
+  setTimeout(() => {
+    if (current && current === controller) current.abort();
+  }, 5_000);
+}
+
+export function dismissDraft(): void {
+  replyStore.set({ draft: null });
+}
+
+/** Keeps the conversation list's view of a conversation right after a message (ordering). */
+export function touchConversation(client: QueryClient, conversation: Conversation): void {
+  patchConversation(client, conversation.chat_id, conversation);
+}

@@ -1,0 +1,100 @@
+import { HEADERS, PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
+import { randomId } from '../utils/ids';
+import { readStorage, STORAGE_KEYS, writeStorage } from '../utils/storage';
+
+/** An API failure: the message is the body's `detail`, else `API Error: {status}` (spec section 8). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Who is calling, for the request headers; set by the auth module. */
+export type RequestIdentity = { accessToken: string | null; userId: string | null; userLabel: string | null };
+
+let identity: () => RequestIdentity = () => ({ accessToken: null, userId: null, userLabel: null });
+
+export function setRequestIdentity(provider: () => RequestIdentity): void {
+  identity = provider;
+}
+
+/** Header values must be printable Latin-1; anything else would make fetch throw. */
+function headerSafe(value: string): string {
+  return value.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+}
+
+export function userLabelHeader(label: string): string {
+  return headerSafe(label.slice(0, PRODUCT_CONSTANTS.userLabelMaxLength));
+}
+
+export function isSameOrigin(url: string): boolean {
+  try {
+    return new URL(url, window.location.href).origin === window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
+export type ApiInit = RequestInit & {
+  /** Send the bearer token (default true). */
+  bearer?: boolean;
+  /** Extra headers merged last. */
+  extraHeaders?: Record<string, string>;
+};
+
+/**
+ * Every request of the client goes through here. Same-origin requests carry the session id (from
+ * session storage), the user id and label (cut at 100), and a fresh request id; an answer's
+ * X-User-Session-Id replaces the stored session id.
+ */
+export async function apiFetch(url: string, init: ApiInit = {}): Promise<Response> {
+  const { bearer = true, extraHeaders, ...request } = init;
+  const headers = new Headers(request.headers);
+  const sameOrigin = isSameOrigin(url);
+  if (sameOrigin) {
+    const who = identity();
+    const sessionId = readStorage(STORAGE_KEYS.userSessionId, 'session');
+    if (sessionId) headers.set(HEADERS.userSessionId, sessionId);
+    if (who.userId) headers.set(HEADERS.userId, who.userId);
+    if (who.userLabel) headers.set(HEADERS.userLabel, userLabelHeader(who.userLabel));
+    headers.set(HEADERS.requestId, randomId());
+    if (bearer && who.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${who.accessToken}`);
+  }
+  if (request.body !== undefined && typeof request.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  for (const [name, value] of Object.entries(extraHeaders ?? {})) headers.set(name, value);
+  const response = await fetch(url, { credentials: 'same-origin', ...request, headers });
+  if (sameOrigin) {
+    const session = response.headers.get(HEADERS.userSessionId);
+    if (session) writeStorage(STORAGE_KEYS.userSessionId, session, 'session');
+  }
+  return response;
+}
+
+/** The error of a failed answer: its `detail`, else `API Error: {status}`. */
+export async function apiErrorOf(response: Response): Promise<ApiError> {
+  let detail: unknown;
+  try {
+    detail = ((await response.json()) as { detail?: unknown })?.detail;
+  } catch {
+    detail = undefined;
+  }
+  const message = typeof detail === 'string' && detail.trim() ? detail : `API Error: ${response.status}`;
+  return new ApiError(message, response.status);
+}
+
+/** A JSON call: the parsed body, or an ApiError. */
+export async function apiJson<T>(url: string, init: ApiInit = {}): Promise<T> {
+  const response = await apiFetch(url, init);
+  if (!response.ok) throw await apiErrorOf(response);
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export function jsonBody(body: unknown): Pick<RequestInit, 'body' | 'headers'> {
+  return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+}

@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { requestLogout, useAuth, useAuthStatus } from '../../auth/state/authStore';
+import { ConversationList } from '../../chat/components/ConversationList';
+import { Icon } from '../../../ui/Icon';
+import { isWideViewport, setSidebarOpen, useSidebarOpen } from '../state/sidebarStore';
+
+/** The 300 px sidebar: new chat, the conversation list, the account corner. */
+export function Sidebar() {
+  const open = useSidebarOpen();
+  const status = useAuthStatus();
+  const user = useAuth((s) => s.user);
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+  const closeOnNarrow = () => {
+    if (!isWideViewport()) setSidebarOpen(false);
+  };
+  const loggedIn = status === 'anonymous' || status === 'registered';
+  const who = user?.is_anon ? 'Guest' : (user?.name ?? user?.email ?? user?.phone_number ?? 'Account');
+  return (
+    <>
+      <div className="sidebar-scrim" hidden={!open} onClick={() => setSidebarOpen(false)} aria-hidden="true" />
+      <nav id="sidebar" className="sidebar" data-open={open} aria-label="Conversations" hidden={!open}>
+        <div className="sidebar__top">
+          <Link to="/chat" className="brand" onClick={closeOnNarrow}>
+            <img src="/favicon.svg" alt="" width={24} height={24} />
+            <span>Assistant</span>
+          </Link>
+          <button type="button" className="icon-button" aria-label="Close sidebar" onClick={() => setSidebarOpen(false)}>
+            <Icon name="chevron-left" />
+          </button>
+        </div>
+        <button
+          type="button"
+          className="button button--primary new-chat"
+          onClick={() => {
+            navigate('/chat');
+            closeOnNarrow();
+          }}
+        >
+          <Icon name="plus" /> New chat
+        </button>
+        {loggedIn ? (
+          <ConversationList onNavigate={closeOnNarrow} />
+        ) : (
+          <div className="sidebar__empty">
+            <p>Sign in to keep your conversations.</p>
+            <Link className="button button--primary" to="/login">
+              Sign in
+            </Link>
+          </div>
+        )}
+        <div className="sidebar__bottom">
+          {loggedIn && (
+            <div className="account">
+              <span className="account__avatar" aria-hidden="true">
+                <Icon name="user" size={16} />
+              </span>
+              <span className="account__name" title={who}>
+                {who}
+              </span>
+            </div>
+          )}
+          <div className="sidebar__links">
+            <Link to="/settings" className="sidebar__link" onClick={closeOnNarrow}>
+              <Icon name="settings" size={16} /> Settings
+            </Link>
+            {status === 'registered' && (
+              <button
+                type="button"
+                className="sidebar__link"
+                disabled={signingOut}
+                onClick={async () => {
+                  setSigningOut(true);
+                  await requestLogout();
+                  setSigningOut(false);
+                  navigate('/login');
+                }}
+              >
+                <Icon name="logout" size={16} /> Sign out
+              </button>
+            )}
+            {status === 'anonymous' && (
+              <Link to="/login" className="sidebar__link" onClick={closeOnNarrow}>
+                <Icon name="login" size={16} /> Sign in
+              </Link>
+            )}
+          </div>
+          <p className="sidebar__legal">
+            <Link to="/terms">Terms</Link> · <Link to="/privacy">Privacy</Link> · <Link to="/text">Text</Link>
+          </p>
+        </div>
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { useEffect } from 'react';
+import { Spinner } from '../../../ui/Spinner';
+import { loadVoiceSettings, updateVoiceConfig, useVoice } from '../../voice/state/voiceStore';
+
+/** AI voice settings: merged optimistically, replaced by the server's config, restored on failure. */
+export function VoicePanel() {
+  const config = useVoice((s) => s.config);
+  const voices = useVoice((s) => s.voices);
+  const loading = useVoice((s) => s.loading);
+  const unavailable = useVoice((s) => s.unavailable);
+  const error = useVoice((s) => s.error);
+  useEffect(() => {
+    void loadVoiceSettings();
+  }, []);
+  if (unavailable) return <p className="muted">Voice settings are not available on this server yet.</p>;
+  if (!config) return loading ? <Spinner label="Loading voice settings" /> : <p className="muted">Voice settings could not be loaded.</p>;
+  const voiceNames = voices ? Object.keys(voices) : [];
+  const save = (patch: Record<string, unknown>) => void updateVoiceConfig(patch).catch(() => undefined);
+  return (
+    <div className="stack">
+      {typeof config.auto_read_aloud === 'boolean' && (
+        <label className="switch">
+          <input type="checkbox" role="switch" checked={config.auto_read_aloud} disabled={loading} onChange={(event) => save({ auto_read_aloud: event.target.checked })} />
+          <span>Read replies aloud automatically</span>
+        </label>
+      )}
+      {voiceNames.length > 0 && (
+        <label className="field">
+          <span>Voice</span>
+          <select value={String(config.voice ?? '')} disabled={loading} onChange={(event) => save({ voice: event.target.value })}>
+            {voiceNames.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {typeof config.speed === 'number' && (
+        <label className="field">
+          <span>Speed ({config.speed.toFixed(2)}×)</span>
+          <input type="range" min={0.5} max={2} step={0.05} value={config.speed} disabled={loading} onChange={(event) => save({ speed: Number(event.target.value) })} />
+        </label>
+      )}
+      <label className="field">
+        <span>Shortest spoken chunk (characters)</span>
+        <input type="number" min={20} max={1000} value={config.min_chars ?? 100} disabled={loading} onChange={(event) => save({ min_chars: Number(event.target.value) })} />
+      </label>
+      {loading && <Spinner label="Saving" />}
+      {error && <p className="notice notice--error" role="alert">{error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
+import { useEffect } from 'react';
+import { apiFetch } from '../../common/api/http';
+import { readStorage, STORAGE_KEYS, writeStorage } from '../../common/utils/storage';
+
+export async function fetchCommit(): Promise<string> {
+  const response = await apiFetch('/api/v1/version/commit', { bearer: false, cache: 'no-store' });
+  if (!response.ok) throw new Error(`API Error: ${response.status}`);
+  return ((await response.json()) as { commit: string }).commit;
+}
+
+/**
+ * The version check (section 4): the commit is polled every 60 s; when it differs from the stored
+ * value the new one is stored and the page reloads. The first answer of a page load is stored as
+ * it is (the page was just loaded, so it is already that build). Failures are logged and ignored.
+ */
+export function startVersionCheck(reload: () => void = () => window.location.reload(), intervalMs: number = PRODUCT_CONSTANTS.versionPollMs): () => void {
+  let loadedWith: string | null = null;
+  let stopped = false;
+  const check = async (first: boolean) => {
+    try {
+      const commit = await fetchCommit();
+      if (stopped) return;
+      const stored = readStorage(STORAGE_KEYS.versionHash);
+      if (first) {
+        loadedWith = commit;
+        if (stored !== commit) writeStorage(STORAGE_KEYS.versionHash, commit);
+        return;
+      }
+      if (commit !== stored || (loadedWith !== null && commit !== loadedWith)) {
+        writeStorage(STORAGE_KEYS.versionHash, commit);
+        reload();
+      }
+    } catch (error) {
+      console.error('Version check failed', error);
+    }
+  };
+  void check(true);
+  const timer = setInterval(() => void check(false), intervalMs);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+export function useVersionCheck(): void {
+  useEffect(() => startVersionCheck(), []);
+}

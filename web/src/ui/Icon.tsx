@@ -1,0 +1,43 @@
+import type { SVGProps } from 'react';
+
+export type IconName =
+  | 'menu' | 'plus' | 'send' | 'stop' | 'copy' | 'check' | 'trash' | 'edit' | 'sun' | 'moon' | 'settings' | 'logout' | 'login'
+  | 'like' | 'dislike' | 'refresh' | 'share' | 'chevron-left' | 'chevron-right' | 'close' | 'user' | 'info' | 'download' | 'alert';
+
+const PATHS: Record<IconName, string> = {
+  menu: 'M4 6h16M4 12h16M4 18h16',
+  plus: 'M12 5v14M5 12h14',
+  send: 'M5 12h13M13 6l6 6-6 6',
+  stop: 'M7 7h10v10H7z',
+  copy: 'M9 9h10v10H9zM5 15V5h10',
+  check: 'M5 12l5 5 9-10',
+  trash: 'M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3',
+  edit: 'M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4',
+  sun: 'M12 4V2M12 22v-2M4 12H2M22 12h-2M5.6 5.6 4.2 4.2M19.8 19.8l-1.4-1.4M5.6 18.4l-1.4 1.4M19.8 4.2l-1.4 1.4M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8z',
+  moon: 'M20 14.5A8 8 0 0 1 9.5 4 8 8 0 1 0 20 14.5z',
+  settings: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12l2-1-2-4-2 1-2-1-1-2H10L9 7 7 8 5 7l-2 4 2 1v0l-2 1 2 4 2-1 2 1 1 2h4l1-2 2-1 2 1 2-4z',
+  logout: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
+  login: 'M9 4H5v16h4M14 8l4 4-4 4M18 12H8',
+  like: 'M7 10v10H4V10h3zM7 10l4-7a2 2 0 0 1 3 2l-1 4h6a2 2 0 0 1 2 2l-2 7a2 2 0 0 1-2 2H7',
+  dislike: 'M17 14V4h3v10h-3zM17 14l-4 7a2 2 0 0 1-3-2l1-4H5a2 2 0 0 1-2-2l2-7a2 2 0 0 1 2-2h10',
+  refresh: 'M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7',
+  share: 'M12 3v13M7 8l5-5 5 5M5 14v6h14v-6',
+  'chevron-left': 'M15 6l-6 6 6 6',
+  'chevron-right': 'M9 6l6 6-6 6',
+  close: 'M6 6l12 12M18 6 6 18',
+  user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0',
+  info: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 11v6M12 7v.5',
+  download: 'M12 4v12M7 11l5 5 5-5M5 20h14',
+  alert: 'M12 3 2 21h20L12 3zM12 10v5M12 18v.5',
+};
+
+type IconProps = SVGProps<SVGSVGElement> & { name: IconName; size?: number };
+
+/** A stroke icon; decorative (the control around it carries the name). */
+export function Icon({ name, size = 18, ...rest }: IconProps) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...rest}>
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}
