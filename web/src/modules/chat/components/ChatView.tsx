@@ -47,7 +47,7 @@ export function ChatView({ chatId }: ChatViewProps) {
     const anchor = draft.regenerateOf ?? draft.previousMessageId;
     const index = anchor ? history.findIndex((m) => m.id === anchor) : -1;
     const base = anchor ? (index >= 0 ? history.slice(0, index + 1) : history) : [];
-    const hide = new Set([draft.userMessage?.message_id, draft.assistantMessage?.message_id]);
+    const hide = new Set([draft.regenerateOf ? undefined : draft.userMessage?.message_id, draft.assistantMessage?.message_id]);
     return base.filter((m) => !hide.has(m.id));
   }, [draft, history]);
   const pendingUser: DisplayMessage | null = useMemo(() => {

@@ -1,3 +1,4 @@
+import { TTS_MODELS, TTS_VOICES } from '@app/contracts/insider-config';
 import { useEffect } from 'react';
 import { Spinner } from '../../../ui/Spinner';
 import { loadVoiceSettings, updateVoiceConfig, useVoice } from '../../voice/state/voiceStore';
@@ -14,7 +15,7 @@ export function VoicePanel() {
   }, []);
   if (unavailable) return <p className="muted">Voice settings are not available on this server yet.</p>;
   if (!config) return loading ? <Spinner label="Loading voice settings" /> : <p className="muted">Voice settings could not be loaded.</p>;
-  const voiceNames = voices ? Object.keys(voices) : [];
+  const voiceNames = voices && Object.keys(voices).length > 0 ? Object.keys(voices) : [...TTS_VOICES];
   const save = (patch: Record<string, unknown>) => void updateVoiceConfig(patch).catch(() => undefined);
   return (
     <div className="stack">
@@ -42,9 +43,32 @@ export function VoicePanel() {
           <input type="range" min={0.5} max={2} step={0.05} value={config.speed} disabled={loading} onChange={(event) => save({ speed: Number(event.target.value) })} />
         </label>
       )}
+      {typeof config.openai_model === 'string' && (
+        <label className="field">
+          <span>Voice model</span>
+          <select value={config.openai_model} disabled={loading} onChange={(event) => save({ openai_model: event.target.value })}>
+            {TTS_MODELS.map((model) => (
+              <option key={model} value={model}>
+                {model}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <label className="field">
         <span>Shortest spoken chunk (characters)</span>
-        <input type="number" min={20} max={1000} value={config.min_chars ?? 100} disabled={loading} onChange={(event) => save({ min_chars: Number(event.target.value) })} />
+        <input
+          key={config.min_chars}
+          type="number"
+          min={20}
+          max={2000}
+          defaultValue={config.min_chars ?? 100}
+          disabled={loading}
+          onBlur={(event) => {
+            const value = Number(event.target.value);
+            if (Number.isInteger(value) && value !== config.min_chars) save({ min_chars: value });
+          }}
+        />
       </label>
       {loading && <Spinner label="Saving" />}
       {error && <p className="notice notice--error" role="alert">{error}</p>}

@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const root = join(__dirname, '../../..');
+const main = join(root, 'deploy/embedded/dist/main.js');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(root, 'test-results/screenshots');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function processesUsing(dataDir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+export interface Product {
+  url: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** The product as `npm start` runs it (the built embedded host), on free ports and a temporary data directory. */
+export async function startProduct(env: NodeJS.ProcessEnv = {}): Promise<Product> {
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first.`);
+  if (!existsSync(join(root, 'web/dist/index.html'))) throw new Error('web/dist is missing: run `npm run build` first.');
+  const dataDir = mkdtempSync(join(tmpdir(), 'assistant-browser-'));
+  const port = await freePort();
+  const pgPort = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [main], {
+    env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), GIT_COMMIT: 'browser-test', LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Not ready within 60 s:\n${output}`)), 60_000);
+    const poll = setInterval(() => {
+      if (output.includes('Assistant is ready: http://')) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve();
+      }
+    }, 50);
+    void exited.then((code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`Exited with ${code} before being ready:\n${output}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+      for (const pid of processesUsing(dataDir)) process.kill(pid, 'SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium through playwright-core; a clear message when it is not installed. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}. The browser tests drive Debian's Chromium: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export const VIEWPORTS = { narrow: { width: 390, height: 844 }, wide: { width: 1440, height: 900 } } as const;
+
+export async function newContext(browser: Browser, baseURL: string, viewport: { width: number; height: number } = VIEWPORTS.wide): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport, deviceScaleFactor: 1, acceptDownloads: true });
+  context.setDefaultTimeout(15_000);
+  return context;
+}
+
+/** Saves a screenshot under test-results/screenshots/ (git-ignored). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** A guest token straight from the API, to ask the server what it serves. */
+export async function guestToken(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/v1/auth/anon`, { method: 'POST' });
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** Whether the chat API is there (GET /api/v1/chats/ answers 200 to a guest rather than 404). */
+export async function chatApiAvailable(baseUrl: string): Promise<boolean> {
+  const token = await guestToken(baseUrl);
+  const res = await fetch(`${baseUrl}/api/v1/chats/`, { headers: { authorization: `Bearer ${token}` } });
+  return res.status === 200;
+}
+
+/** The code the console sink "texted" to a number, from the development inbox. */
+export async function smsCodeFor(baseUrl: string, phone: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await fetch(`${baseUrl}/api/v1/dev/sms/messages`);
+    const body = (await res.json()) as { messages: { to: string; body: string }[] };
+    const code = body.messages.find((m) => m.to === phone)?.body.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    if (Date.now() > deadline) throw new Error(`No code texted to ${phone}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
