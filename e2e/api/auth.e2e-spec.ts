@@ -301,11 +301,24 @@ describe.each(TRANSPORTS)('accounts and sign-in over the %s transport', (transpo
       const guest = client();
       await guest.guest();
       const guestToken = guest.token;
+      const guestId = (await guest.get('/api/v1/auth/me')).body.user_id;
+      const guestChat = (await guest.post('/api/v1/chats/', { conversation_title: 'Made as a guest' }).expect(201)).body.chat_id;
+      await guest.post('/api/v1/user_config/ai-voice', { voice: 'verse' }).expect(200);
       await guest.fetchCsrf();
       const res = await guest.withCsrf(guest.http.post('/api/v1/auth/login/firebase')).send({ id_token: await firebase.signIdToken({ sub }) }).expect(200);
       guest.token = res.body.token;
       expect((await guest.get('/api/v1/auth/me')).body.user_id).toBe(ownerId);
       await client().http.get('/api/v1/auth/me').set('Authorization', `Bearer ${guestToken}`).expect(401);
+      // What the guest did moves to the account (events.user.merged), settings excepted: the account keeps its own.
+      await eventually(async () => {
+        const chats = (await owner.get('/api/v1/chats/').expect(200)).body as { chat_id: string }[];
+        return chats.some((c) => c.chat_id === guestChat) ? true : undefined;
+      });
+      expect((await owner.get('/api/v1/user_config/ai-voice').expect(200)).body.voice).toBe('alloy');
+      await eventually(async () => {
+        const { rows } = await db.query('SELECT count(*)::int AS n FROM insider_config.voice_config WHERE user_id = $1', [guestId]);
+        return rows[0].n === 0 ? true : undefined;
+      });
     });
   });
 

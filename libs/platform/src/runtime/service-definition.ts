@@ -26,6 +26,9 @@ export interface ServiceDefinition {
 export interface UserDataTable {
   table: string;
   userColumn: string;
-  /** What a guest's sign-in into an existing account does to these rows: move them (default) or leave them. */
+  /**
+   * When a guest signs in to an account that already exists: move the guest's rows to it (default),
+   * or keep the account's own and drop the guest's (settings a user has one of).
+   */
   onMerge?: 'move' | 'keep';
 }

@@ -61,8 +61,13 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
     @EventHandler(USER_EVENTS.merged)
     async merge({ event_id, payload }: EventInput<typeof USER_EVENTS.merged>) {
       await applyOnce(this.dataSource, 'user-data', event_id, async (manager) => {
-        for (const { table, userColumn } of tables.filter((t) => (t.onMerge ?? 'move') === 'move')) {
-          await manager.query(`UPDATE "${table}" SET "${userColumn}" = $1 WHERE "${userColumn}" = $2`, [payload.into_user_id, payload.from_user_id]);
+        for (const { table, userColumn, onMerge } of tables) {
+          if ((onMerge ?? 'move') === 'move') {
+            await manager.query(`UPDATE "${table}" SET "${userColumn}" = $1 WHERE "${userColumn}" = $2`, [payload.into_user_id, payload.from_user_id]);
+          } else {
+            // The guest no longer exists: what could not move must not linger.
+            await manager.query(`DELETE FROM "${table}" WHERE "${userColumn}" = $1`, [payload.from_user_id]);
+          }
         }
       });
     }
