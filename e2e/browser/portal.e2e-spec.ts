@@ -53,6 +53,12 @@ describe('the web portal in a browser', () => {
     return phone;
   }
 
+  /** A reply has been stored: the streaming draft is gone and the composer can send again. */
+  async function replyDone(page: Page) {
+    await page.locator('.message--draft').waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByRole('button', { name: 'Send message' }).waitFor();
+  }
+
   async function onboard(page: Page, name = 'Ada Lovelace') {
     await page.waitForURL('**/new-user');
     await page.getByLabel('Your date of birth').fill('1990-04-23');
@@ -150,6 +156,7 @@ describe('the web portal in a browser', () => {
     const { context, page } = await guestPage('/chat');
     await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
     await page.goto('/login');
+    await page.getByLabel('Mobile number').waitFor();
     await screenshot(page, 'login-wide-dark');
     await signInWithPhone(page);
     await onboard(page);
@@ -229,6 +236,8 @@ describe('the web portal in a browser', () => {
     await narrow.page.getByRole('button', { name: 'New chat' }).waitFor();
     expect(await narrow.page.evaluate(() => localStorage.getItem('sidebarOpen'))).toBe('true');
     await screenshot(narrow.page, 'sidebar-narrow-dark');
+    await narrow.page.getByRole('button', { name: 'Close sidebar' }).click();
+    expect(await narrow.page.evaluate(() => localStorage.getItem('sidebarOpen'))).toBe('false');
     const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     for (const path of ['/login', '/terms', '/settings']) {
@@ -269,7 +278,7 @@ describe('the web portal in a browser', () => {
       await page.getByRole('button', { name: 'Stop generating' }).waitFor();
       await page.locator('.message--draft').waitFor();
       await screenshot(page, 'chat-streaming');
-      await page.getByRole('button', { name: 'Send message' }).waitFor({ timeout: 30_000 });
+      await replyDone(page);
       const reply = page.locator('.message--assistant').last();
       await reply.getByText('offline model').first().waitFor();
       await reply.getByText('Offline model', { exact: true }).waitFor();
@@ -285,7 +294,7 @@ describe('the web portal in a browser', () => {
       await page.getByRole('button', { name: 'Edit message' }).click();
       await page.getByLabel('Edit your message').fill('And the capital of Spain?');
       await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await page.getByRole('button', { name: 'Send message' }).waitFor({ timeout: 30_000 });
+      await replyDone(page);
       await page.locator('.message--user').getByText('And the capital of Spain?').waitFor();
       await page.getByText('2 / 2').first().waitFor();
       await page.getByRole('button', { name: 'Previous version' }).first().click();
@@ -297,7 +306,7 @@ describe('the web portal in a browser', () => {
 
       // Regenerate: a second reply to the same message.
       await page.getByRole('button', { name: 'Regenerate reply' }).last().click();
-      await page.getByRole('button', { name: 'Send message' }).waitFor({ timeout: 30_000 });
+      await replyDone(page);
       await page.locator('.message--assistant .branches').getByText('2 / 2').waitFor();
 
       // Delete it from the sidebar.
@@ -317,7 +326,7 @@ describe('the web portal in a browser', () => {
       await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
       await page.getByLabel('Message', { exact: true }).fill('Share this **please**');
       await page.keyboard.press('Enter');
-      await page.getByRole('button', { name: 'Send message' }).waitFor({ timeout: 30_000 });
+      await replyDone(page);
       await page.getByRole('button', { name: 'Share conversation' }).click();
       const link = await page.getByLabel('Share link').inputValue();
       expect(link).toMatch(/\/share\/.+/);
@@ -337,7 +346,7 @@ describe('the web portal in a browser', () => {
       const { context, page } = await guestPage('/chat', VIEWPORTS.narrow);
       await page.getByLabel('Message', { exact: true }).fill('Hello from a phone');
       await page.getByRole('button', { name: 'Send message' }).click();
-      await page.getByRole('button', { name: 'Send message' }).waitFor({ timeout: 30_000 });
+      await replyDone(page);
       await page.locator('.message--assistant').first().waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
       await screenshot(page, 'chat-replied-narrow-dark');

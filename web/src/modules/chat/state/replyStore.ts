@@ -169,7 +169,7 @@ async function finish(client: QueryClient, chatId: string): Promise<void> {
 
 export function sendMessage(client: QueryClient, chatId: string, content: string, previousMessageId: string | null, files?: FileReference[]): Promise<void> {
   const draft = newDraft(chatId, previousMessageId, content, null);
-  return run(client, chatId, sendMessageUrl(chatId), sendInit({ content, previous_message_id: previousMessageId ?? undefined, files }), draft);
+  return run(client, chatId, sendMessageUrl(chatId), sendInit({ content, previous_message_id: previousMessageId, files }), draft);
 }
 
 /** Answers a user message again, as a new branch. */
