@@ -16,8 +16,19 @@ export function Root() {
   }, [location.pathname]);
   return (
     <>
-      <a className="skip-link" href="#composer-input">
-        Skip to the message box
+      <a
+        className="skip-link"
+        href="#composer-input"
+        onClick={(event) => {
+          // Focus the message box where there is one, else the page's heading.
+          const target = document.getElementById('composer-input') ?? document.querySelector<HTMLElement>('main h1, h1');
+          if (!target) return;
+          event.preventDefault();
+          if (!target.hasAttribute('tabindex') && target.tagName === 'H1') target.setAttribute('tabindex', '-1');
+          target.focus();
+        }}
+      >
+        Skip to the main content
       </a>
       <ErrorBoundary key={location.pathname}>
         <Suspense fallback={<LoadingScreen />}>
