@@ -22,5 +22,7 @@ export function mockFetch(routes: Record<string, Handler | Response | (() => Res
   return { calls, fetchMock, called: (key: string) => calls.filter((c) => `${c.method} ${new URL(c.url, window.location.href).pathname}` === key) };
 }
 
-export const guestUser = { user_id: 'u-guest', name: null, email: null, phone_number: null, is_anon: true, onboarding_config: { registered: false, onboarding_done: false }, campaign_name: null, created_at: '2025-01-01T00:00:00Z' };
-export const registeredUser = { ...guestUser, user_id: 'u-ada', name: 'Ada Lovelace', email: 'ada@example.com', phone_number: '+14155550100', is_anon: false, onboarding_config: { registered: true, onboarding_done: true } };
+import type { User } from '@app/contracts/auth';
+
+export const guestUser: User = { user_id: 'u-guest', name: null, email: null, phone_number: null, is_anon: true, onboarding_config: { registered: false, onboarding_done: false }, campaign_name: null, created_at: '2025-01-01T00:00:00Z' };
+export const registeredUser: User = { ...guestUser, user_id: 'u-ada', name: 'Ada Lovelace', email: 'ada@example.com', phone_number: '+14155550100', is_anon: false, onboarding_config: { registered: true, onboarding_done: true } };
