@@ -18,7 +18,15 @@ export function bootstrap(): void {
     queryClient.clear();
     resetInsider();
   });
-  // Global script and promise errors are logged and suppressed (monitoring is off in this build).
+  // Global script, resource and promise errors are logged and suppressed (monitoring is off in this build).
+  window.addEventListener(
+    'error',
+    (event) => {
+      console.error('Unhandled error', event instanceof ErrorEvent ? event.error ?? event.message : event.target);
+      if (event instanceof ErrorEvent) event.preventDefault();
+    },
+    true,
+  );
   window.addEventListener('unhandledrejection', (event) => {
     console.error('Unhandled rejection', event.reason);
     event.preventDefault();
