@@ -21,8 +21,9 @@ export function bootstrap(): void {
   // Global script, resource and promise errors are logged and suppressed (monitoring is off in this build).
   window.addEventListener(
     'error',
-    (event) => {
-      console.error('Unhandled error', event instanceof ErrorEvent ? event.error ?? event.message : event.target);
+    (event: Event) => {
+      // Script errors (ErrorEvent) and failed resources (a plain Event from the element).
+      console.error('Unhandled error', event instanceof ErrorEvent ? (event.error ?? event.message) : event.target);
       if (event instanceof ErrorEvent) event.preventDefault();
     },
     true,
