@@ -75,6 +75,9 @@ export async function createTestEnvironment(label: string, transport: TransportK
     BUS_PREFIX: prefix,
     PORT: '0',
     RPC_TIMEOUT_MS: '5000',
+    // Memories are extracted by the offline rules even when a suite points the model at a fake, so that
+    // a suite's scripted replies and request counts are its own; the memory suite turns the model on.
+    MEMORY_EXTRACTOR: 'rules',
     ...(transport === 'nats' ? { NATS_URL: machine.natsUrl, REDIS_URL: machine.redisUrl } : {}),
   };
   return {

@@ -12,6 +12,7 @@ import { TokenVerifier } from './auth/token-verifier';
 import type { GatewayConfig } from './config';
 import { DocsController } from './docs/docs.controller';
 import { HealthController } from './health/health.controller';
+import { MemoryController } from './memory/memory.controller';
 import { ReadinessService } from './health/readiness.service';
 import { GATEWAY_CONFIG } from './tokens';
 import { UserConfigController } from './user-config/user-config.controller';
@@ -26,7 +27,7 @@ export class GatewayModule {
       module: GatewayModule,
       global: true,
       imports: extraModules,
-      controllers: [HealthController, VersionController, DocsController, AuthController, ChatController, GoogleRedirectController, OnboardingController, AccountController, DevSmsController, UserConfigController],
+      controllers: [HealthController, VersionController, DocsController, AuthController, ChatController, GoogleRedirectController, OnboardingController, AccountController, DevSmsController, UserConfigController, MemoryController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: RUNTIME_ENV, useValue: runtime.env },

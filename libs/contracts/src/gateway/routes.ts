@@ -30,6 +30,7 @@ import {
   InsiderStatusSchema,
 } from '../insider-config/index';
 import { SmsMessageSchema } from '../sms/index';
+import { MemoryIdParamsSchema, MemoryListQuerySchema, UpdateMemoryBodySchema, UserMemorySchema } from '../memory/index';
 import {
   ConversationSchema,
   ConversationWithMessagesSchema,
@@ -140,5 +141,9 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   chat({ method: 'GET', path: '/api/v1/shared/:share_id', summary: 'A shared conversation (404 when missing or revoked)', auth: 'none', params: z.object({ share_id: z.string() }), responses: { 200: SharedConversationSchema } }),
   { method: 'GET', path: '/api/v1/dev/sms', summary: 'Development SMS inbox page (console sink only, never in production)', tag: 'development', auth: 'none', produces: 'text/html', responses: { 200: z.string() } },
   { method: 'GET', path: '/api/v1/dev/sms/messages', summary: 'Development SMS inbox as JSON', tag: 'development', auth: 'none', responses: { 200: z.object({ enabled: z.boolean(), messages: z.array(SmsMessageSchema) }) } },
+  { method: 'GET', path: '/api/v1/user_memory', summary: "The caller's memories, newest first (removed ones left out), of one conversation with source_chat_id", tag: 'user_memory', auth: 'bearer', query: MemoryListQuerySchema, responses: { 200: z.array(UserMemorySchema) } },
+  { method: 'PUT', path: '/api/v1/user_memory/:user_memory_id', summary: 'Edit a memory: its text, its confirmation, or both', tag: 'user_memory', auth: 'bearer', params: MemoryIdParamsSchema, body: UpdateMemoryBodySchema, responses: { 200: UserMemorySchema } },
+  { method: 'DELETE', path: '/api/v1/user_memory/:user_memory_id', summary: 'Remove a memory: never used again, restorable for a few minutes (MEMORY_RESTORE_WINDOW_SECONDS), then erased', tag: 'user_memory', auth: 'bearer', params: MemoryIdParamsSchema, responses: { 204: null } },
+  { method: 'POST', path: '/api/v1/user_memory/:user_memory_id/restore', summary: 'Undo a removal made moments ago (404 once the window has passed)', tag: 'user_memory', auth: 'bearer', params: MemoryIdParamsSchema, responses: { 200: UserMemorySchema } },
 ];
 

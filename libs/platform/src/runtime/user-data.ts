@@ -1,4 +1,4 @@
-import { Controller, Inject, type Type } from '@nestjs/common';
+import { Controller, Inject, Optional, type Type } from '@nestjs/common';
 import { userExportContract } from '@app/contracts';
 import { USER_EVENTS } from '@app/contracts/events';
 import { DataSource } from 'typeorm';
@@ -8,6 +8,17 @@ import { EventPublisher } from '../transport/event-publisher';
 import type { ServiceDefinition, UserDataTable } from './service-definition';
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * What a service keeps about a user outside its tables (objects in a store...). A service that has
+ * such data provides this token from its module (and exports it); the purge calls it before the
+ * user's rows go, on every delivery, so it must be idempotent. (A second handler of the deleted
+ * event in the same service cannot do this: the bus serves one handler per subject and service.)
+ */
+export interface UserDataPurgeHook {
+  purgeUserData(userId: string): Promise<void>;
+}
+export const USER_DATA_PURGE_HOOK = Symbol('USER_DATA_PURGE_HOOK');
 
 function checked(tables: UserDataTable[]): UserDataTable[] {
   for (const { table, userColumn } of tables) {
@@ -31,6 +42,7 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
     constructor(
       @Inject(DataSource) private readonly dataSource: DataSource,
       @Inject(EventPublisher) private readonly events: EventPublisher,
+      @Optional() @Inject(USER_DATA_PURGE_HOOK) private readonly purgeHook?: UserDataPurgeHook,
     ) {}
 
     @RpcHandler(userExportContract(service))
@@ -45,6 +57,7 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
     @EventHandler(USER_EVENTS.deleted)
     async purge({ event_id, payload }: EventInput<typeof USER_EVENTS.deleted>) {
       if (!purgeOnDelete) return;
+      await this.purgeHook?.purgeUserData(payload.user_id);
       await applyOnce(this.dataSource, 'user-data', event_id, async (manager) => {
         for (const { table, userColumn } of [...tables].reverse()) {
           await manager.query(`DELETE FROM "${table}" WHERE "${userColumn}" = $1`, [payload.user_id]);

@@ -1,4 +1,5 @@
 import type { MigrationInterface } from 'typeorm';
+import { CreateUserMemory1764000000100 } from './1764000000100-create-user-memory';
 
 /** The memory service's migrations, oldest first. */
-export const memoryMigrations: (new () => MigrationInterface)[] = [];
+export const memoryMigrations: (new () => MigrationInterface)[] = [CreateUserMemory1764000000100];

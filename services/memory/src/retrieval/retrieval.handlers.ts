@@ -1,15 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { MEMORY_RPC } from '@app/contracts/memory';
 import { RpcHandler, type RpcInput } from '@app/platform';
+import { RetrievalService } from './retrieval.service';
 
-/**
- * Personalisation before each reply. The memory store itself (extraction, editing, ranking) is the
- * long-term memory capability; until it lands, nobody has memories, and the honest answer is none.
- */
+/** Personalisation before each reply (the chat service asks with the user's identity). */
 @Controller()
 export class RetrievalHandlers {
+  constructor(private readonly retrieval: RetrievalService) {}
+
   @RpcHandler(MEMORY_RPC.relevant)
-  relevant(_input: RpcInput<typeof MEMORY_RPC.relevant>) {
-    return { memories: [] };
+  relevant({ caller, data }: RpcInput<typeof MEMORY_RPC.relevant>) {
+    return this.retrieval.relevant(caller, data.query, data.limit);
   }
 }

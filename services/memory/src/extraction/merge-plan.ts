@@ -1,0 +1,98 @@
+import { normalizeText, subjectKey, type ExtractedMemory } from './memory-extractor';
+
+/** A live memory as the merge sees it. */
+export interface MergeCandidate {
+  id: string;
+  text: string;
+  normalizedText: string;
+  subjectKey: string | null;
+  isInference: boolean;
+  isFact: boolean;
+  isConfirmed: boolean;
+}
+
+/** What one memory becomes: its new fields (all of them, so that applying it is simple). */
+export interface MemoryFields {
+  text: string;
+  normalizedText: string;
+  subjectKey: string | null;
+  isInference: boolean;
+  isFact: boolean;
+  isConfirmed: boolean;
+}
+
+export interface MergePlan {
+  inserts: MemoryFields[];
+  updates: { id: string; fields: MemoryFields }[];
+}
+
+/** A memory the user stated is confirmed by saying it; one the assistant inferred waits for the user. */
+function fieldsOf(memory: ExtractedMemory): MemoryFields {
+  const text = memory.text.replace(/\s+/g, ' ').trim();
+  return {
+    text,
+    normalizedText: normalizeText(text),
+    subjectKey: subjectKey(memory.subject),
+    isInference: memory.isInference,
+    isFact: memory.isFact,
+    isConfirmed: !memory.isInference,
+  };
+}
+
+/**
+ * How newly extracted memories join the stored ones:
+ * - the same text again changes nothing (except that a guess the user now states becomes theirs, confirmed);
+ * - the same subject with another text is a correction: the stored memory is updated, not doubled
+ *   ("I moved to Porto" after "I live in Lisbon");
+ * - an inference never overwrites what the user stated, nor what the user confirmed;
+ * - anything else is new.
+ * Within one exchange, a later statement about a subject wins over an earlier one.
+ */
+export function planMerge(existing: readonly MergeCandidate[], extracted: readonly ExtractedMemory[]): MergePlan {
+  const inserts: (MemoryFields & { slot: number })[] = [];
+  const updates = new Map<string, MemoryFields>();
+  /** The stored memories and those this exchange adds, as the merge goes. */
+  const pending: (MergeCandidate & { slot?: number })[] = existing.map((m) => ({ ...m }));
+
+  for (const memory of extracted) {
+    const next = fieldsOf(memory);
+    if (!next.normalizedText) continue;
+    const sameText = pending.find((m) => m.normalizedText === next.normalizedText);
+    if (sameText) {
+      if (sameText.isInference && !next.isInference) promote(sameText, { ...sameText, isInference: false, isConfirmed: true, subjectKey: sameText.subjectKey ?? next.subjectKey });
+      continue;
+    }
+    const sameSubject = next.subjectKey ? pending.find((m) => m.subjectKey === next.subjectKey) : undefined;
+    if (sameSubject) {
+      const storedIsFirm = !sameSubject.isInference || sameSubject.isConfirmed;
+      if (next.isInference && storedIsFirm) continue;
+      promote(sameSubject, next);
+      continue;
+    }
+    const slot = inserts.length;
+    inserts.push({ ...next, slot });
+    pending.push({ id: `new:${slot}`, ...next, slot });
+  }
+
+  function promote(target: MergeCandidate & { slot?: number }, fields: MemoryFields): void {
+    const { text, normalizedText, subjectKey: key, isInference, isFact, isConfirmed } = fields;
+    const clean: MemoryFields = { text, normalizedText, subjectKey: key, isInference, isFact, isConfirmed };
+    Object.assign(target, clean);
+    if (target.slot !== undefined) inserts[target.slot] = { ...clean, slot: target.slot };
+    else updates.set(target.id, clean);
+  }
+
+  return {
+    inserts: inserts.map(({ slot: _slot, ...fields }) => fields),
+    updates: [...updates].map(([id, fields]) => ({ id, fields })),
+  };
+}
+
+/** Applies a plan to memories held in memory (the quality test and the unit tests' fake store use it). */
+export function applyPlan<T extends MergeCandidate>(memories: T[], plan: MergePlan, create: (fields: MemoryFields) => T): T[] {
+  const out = memories.map((m) => {
+    const update = plan.updates.find((u) => u.id === m.id);
+    return update ? { ...m, ...update.fields } : m;
+  });
+  return [...out, ...plan.inserts.map(create)];
+}

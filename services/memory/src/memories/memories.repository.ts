@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import { applyOnce } from '@app/platform';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { MergeCandidate, MergePlan } from '../extraction/merge-plan';
+import { UserMemoryEntity } from './user-memory.entity';
+
+/** A stored memory as the logic sees it. */
+export interface StoredMemory extends MergeCandidate {
+  userId: string;
+  sourceChatId: string | null;
+  sourceMessageId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  removedAt: Date | null;
+}
+
+/** A memory that matches a query, with PostgreSQL's full-text rank (ts_rank). */
+export interface SearchHit {
+  memory: StoredMemory;
+  textRank: number;
+}
+
+/** Where the extracted memories came from. */
+export interface MemorySource {
+  chatId: string | null;
+  messageId: string | null;
+}
+
+/** What the memory logic needs from storage (typed fakes stand in for it in unit tests). */
+export interface MemoryStore {
+  /** Live memories (not removed), newest first; of one conversation when given. */
+  list(userId: string, sourceChatId?: string): Promise<StoredMemory[]>;
+  /** Changes a live memory of the user; null when there is none. */
+  update(userId: string, id: string, change: Partial<Pick<StoredMemory, 'text' | 'normalizedText' | 'isConfirmed'>>): Promise<StoredMemory | null>;
+  /** Marks a memory removed. `missing`: not the user's (or erased already). */
+  remove(userId: string, id: string): Promise<'removed' | 'already-removed' | 'missing'>;
+  /** Brings back a memory removed less than `windowSeconds` ago; a live one is answered as it is; null otherwise. */
+  restore(userId: string, id: string, windowSeconds: number): Promise<StoredMemory | null>;
+  /** Live memories matching any of the words (PostgreSQL full text, `english`), best text rank first. */
+  search(userId: string, words: string[], limit: number): Promise<SearchHit[]>;
+  /** Live memories, confirmed first, then the most recently updated. */
+  recent(userId: string, limit: number): Promise<StoredMemory[]>;
+  /** Whether an event was applied already (so a redelivery does not ask the model again). */
+  applied(eventId: string): Promise<boolean>;
+  /**
+   * Once per event, in one transaction holding the user's lock: reads the live memories that share a
+   * subject or a text with what was extracted, asks `plan` what to change, and writes it.
+   * Answers false when the event was applied already.
+   */
+  merge(eventId: string, userId: string, source: MemorySource, lookup: { subjects: string[]; texts: string[] }, plan: (candidates: StoredMemory[]) => MergePlan): Promise<boolean>;
+  /** Erases memories removed before `windowSeconds` ago (after the undo window); answers how many. */
+  eraseRemoved(windowSeconds: number): Promise<number>;
+}
+
+export const EXTRACTION_CONSUMER = 'memory-extraction';
+
+const view = (row: UserMemoryEntity): StoredMemory => ({
+  id: row.id,
+  userId: row.userId,
+  sourceChatId: row.sourceChatId,
+  sourceMessageId: row.sourceMessageId,
+  text: row.text,
+  normalizedText: row.normalizedText,
+  subjectKey: row.subjectKey,
+  isInference: row.isInference,
+  isFact: row.isFact,
+  isConfirmed: row.isConfirmed,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  removedAt: row.removedAt,
+});
+
+/** The only file that touches the memory schema. Every read and write is scoped by the owner. */
+@Injectable()
+export class MemoriesRepository implements MemoryStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get memories() {
+    return this.dataSource.getRepository(UserMemoryEntity);
+  }
+
+  private live(userId: string, manager: EntityManager = this.dataSource.manager) {
+    return manager.getRepository(UserMemoryEntity).createQueryBuilder('m').where('m.user_id = :userId AND m.removed_at IS NULL', { userId });
+  }
+
+  async list(userId: string, sourceChatId?: string): Promise<StoredMemory[]> {
+    const query = this.live(userId).orderBy('m.updated_at', 'DESC').addOrderBy('m.created_at', 'DESC');
+    if (sourceChatId) query.andWhere('m.source_chat_id = :sourceChatId', { sourceChatId });
+    return (await query.getMany()).map(view);
+  }
+
+  async update(userId: string, id: string, change: Partial<Pick<StoredMemory, 'text' | 'normalizedText' | 'isConfirmed'>>): Promise<StoredMemory | null> {
+    const result = await this.memories
+      .createQueryBuilder()
+      .update(UserMemoryEntity)
+      .set({ ...change, updatedAt: () => 'now()' })
+      .where('user_memory_id = :id AND user_id = :userId AND removed_at IS NULL', { id, userId })
+      .execute();
+    return (result.affected ?? 0) > 0 ? this.find(userId, id) : null;
+  }
+
+  async remove(userId: string, id: string): Promise<'removed' | 'already-removed' | 'missing'> {
+    const result = await this.memories
+      .createQueryBuilder()
+      .update(UserMemoryEntity)
+      .set({ removedAt: () => 'now()' })
+      .where('user_memory_id = :id AND user_id = :userId AND removed_at IS NULL', { id, userId })
+      .execute();
+    if ((result.affected ?? 0) > 0) return 'removed';
+    return (await this.memories.exists({ where: { id, userId } })) ? 'already-removed' : 'missing';
+  }
+
+  async restore(userId: string, id: string, windowSeconds: number): Promise<StoredMemory | null> {
+    await this.memories
+      .createQueryBuilder()
+      .update(UserMemoryEntity)
+      .set({ removedAt: null, updatedAt: () => 'now()' })
+      .where('user_memory_id = :id AND user_id = :userId', { id, userId })
+      .andWhere("removed_at >= now() - make_interval(secs => :windowSeconds)", { windowSeconds })
+      .execute();
+    const row = await this.find(userId, id);
+    return row && !row.removedAt ? row : null;
+  }
+
+  async search(userId: string, words: string[], limit: number): Promise<SearchHit[]> {
+    if (!words.length) return [];
+    const { entities, raw } = await this.live(userId)
+      .addSelect("ts_rank(m.search, websearch_to_tsquery('english', :query))", 'text_rank')
+      .andWhere("m.search @@ websearch_to_tsquery('english', :query)", { query: words.join(' or ') })
+      .orderBy('text_rank', 'DESC')
+      .addOrderBy('m.updated_at', 'DESC')
+      .limit(limit)
+      .getRawAndEntities<{ text_rank: number | string }>();
+    return entities.map((row, i) => ({ memory: view(row), textRank: Number(raw[i]?.text_rank ?? 0) }));
+  }
+
+  async recent(userId: string, limit: number): Promise<StoredMemory[]> {
+    const rows = await this.live(userId).orderBy('m.is_confirmed', 'DESC').addOrderBy('m.updated_at', 'DESC').limit(limit).getMany();
+    return rows.map(view);
+  }
+
+  async applied(eventId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM processed_event WHERE consumer = $1 AND event_id = $2', [EXTRACTION_CONSUMER, eventId]);
+    return rows.length > 0;
+  }
+
+  merge(eventId: string, userId: string, source: MemorySource, lookup: { subjects: string[]; texts: string[] }, plan: (candidates: StoredMemory[]) => MergePlan): Promise<boolean> {
+    return applyOnce(this.dataSource, EXTRACTION_CONSUMER, eventId, async (manager) => {
+      // One merge per user at a time, so two exchanges ending together cannot both add the same subject.
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`user_memory:${userId}`]);
+      const candidates = await this.live(userId, manager)
+        .andWhere('(m.subject_key = ANY(:subjects) OR m.normalized_text = ANY(:texts))', lookup)
+        .getMany();
+      const { inserts, updates } = plan(candidates.map(view));
+      const now = new Date();
+      if (inserts.length) {
+        await manager.insert(
+          UserMemoryEntity,
+          inserts.map((fields) => ({
+            ...fields,
+            id: randomUUID(),
+            userId,
+            sourceChatId: source.chatId,
+            sourceMessageId: source.messageId,
+            createdAt: now,
+            updatedAt: now,
+            removedAt: null,
+          })),
+        );
+      }
+      for (const { id, fields } of updates) {
+        await manager.update(UserMemoryEntity, { id, userId }, { ...fields, sourceChatId: source.chatId, sourceMessageId: source.messageId, updatedAt: now });
+      }
+    });
+  }
+
+  async eraseRemoved(windowSeconds: number): Promise<number> {
+    const result = await this.memories
+      .createQueryBuilder()
+      .delete()
+      .from(UserMemoryEntity)
+      .where('removed_at < now() - make_interval(secs => :windowSeconds)', { windowSeconds })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  private async find(userId: string, id: string): Promise<StoredMemory | null> {
+    const row = await this.memories.findOne({ where: { id, userId } });
+    return row && view(row);
+  }
+}
