@@ -79,6 +79,9 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
   });
 
   await fastify.register((await import('@fastify/cookie')).default);
+  // Uploads (POST /api/v1/files/): read as a stream, part by part, never as one body; the limits
+  // are set per request (see files/upload-relay.ts), JSON keeps BODY_LIMIT_BYTES.
+  await fastify.register((await import('@fastify/multipart')).default, { limits: { files: 1, fields: 10, fieldSize: 4096, parts: 20 } });
 
   const web = new WebAssets(config.WEB_DIST_DIR);
   await web.register(fastify);

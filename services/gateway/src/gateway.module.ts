@@ -11,6 +11,7 @@ import { OnboardingController } from './auth/onboarding.controller';
 import { TokenVerifier } from './auth/token-verifier';
 import type { GatewayConfig } from './config';
 import { DocsController } from './docs/docs.controller';
+import { FilesController } from './files/files.controller';
 import { HealthController } from './health/health.controller';
 import { MemoryController } from './memory/memory.controller';
 import { ReadinessService } from './health/readiness.service';
@@ -27,7 +28,7 @@ export class GatewayModule {
       module: GatewayModule,
       global: true,
       imports: extraModules,
-      controllers: [HealthController, VersionController, DocsController, AuthController, ChatController, GoogleRedirectController, OnboardingController, AccountController, DevSmsController, UserConfigController, MemoryController],
+      controllers: [HealthController, VersionController, DocsController, AuthController, ChatController, GoogleRedirectController, OnboardingController, AccountController, DevSmsController, UserConfigController, FilesController, MemoryController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: RUNTIME_ENV, useValue: runtime.env },

@@ -43,6 +43,7 @@ import {
   ShareSchema,
   UpdateConversationBodySchema,
 } from '../chat/index';
+import { FileParamsSchema, FileUploadResultSchema, PresignedFileSchema, PresignQuerySchema, ViewQuerySchema } from '../files/index';
 import { LivenessResponseSchema, ReadinessResponseSchema, VersionResponseSchema } from './schemas';
 
 const auth = (route: Omit<HttpRoute, 'tag'>): HttpRoute => ({ tag: 'auth', ...route });
@@ -70,6 +71,8 @@ export interface HttpRoute {
   readonly responses: Readonly<Record<number, z.ZodType | null>>;
   /** Content type of the success answer when it is not JSON. */
   readonly produces?: string;
+  /** Content type of the body when it is not JSON (multipart uploads). */
+  readonly consumes?: string;
 }
 
 /** Every route the gateway serves. Capabilities append theirs; a test checks the gateway serves exactly these. */
@@ -139,6 +142,9 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   chat({ method: 'POST', path: '/api/v1/chats/:chat_id/share', summary: 'Share read-only', auth: 'bearer', params: chatId, responses: { 201: ShareSchema } }),
   chat({ method: 'DELETE', path: '/api/v1/chats/:chat_id/share', summary: 'Stop sharing', auth: 'bearer', params: chatId, responses: { 200: z.object({ revoked: z.boolean() }) } }),
   chat({ method: 'GET', path: '/api/v1/shared/:share_id', summary: 'A shared conversation (404 when missing or revoked)', auth: 'none', params: z.object({ share_id: z.string() }), responses: { 200: SharedConversationSchema } }),
+  { method: 'POST', path: '/api/v1/files', summary: 'Upload a file (multipart/form-data, field `file`); 413 over the size limit, 415 for a type off the allow-list (decided by the bytes)', tag: 'files', auth: 'bearer', consumes: 'multipart/form-data', body: z.object({ file: z.string().describe('the file (binary)') }), responses: { 201: FileUploadResultSchema } },
+  { method: 'GET', path: '/api/v1/files/presigned/:object_store_object_id', summary: 'A short-lived signed link to a file, its name and (images) a preview data URL', tag: 'files', auth: 'bearer', params: FileParamsSchema, query: PresignQuerySchema, responses: { 200: PresignedFileSchema } },
+  { method: 'GET', path: '/api/v1/files/view/:object_store_object_id', summary: "A file's bytes: for its owner (bearer or the access_token cookie of this path) or with a signed link (403 expired or altered)", tag: 'files', auth: 'none', params: FileParamsSchema, query: ViewQuerySchema, produces: 'application/octet-stream', responses: { 200: z.string() } },
   { method: 'GET', path: '/api/v1/dev/sms', summary: 'Development SMS inbox page (console sink only, never in production)', tag: 'development', auth: 'none', produces: 'text/html', responses: { 200: z.string() } },
   { method: 'GET', path: '/api/v1/dev/sms/messages', summary: 'Development SMS inbox as JSON', tag: 'development', auth: 'none', responses: { 200: z.object({ enabled: z.boolean(), messages: z.array(SmsMessageSchema) }) } },
   { method: 'GET', path: '/api/v1/user_memory', summary: "The caller's memories, newest first (removed ones left out), of one conversation with source_chat_id", tag: 'user_memory', auth: 'bearer', query: MemoryListQuerySchema, responses: { 200: z.array(UserMemorySchema) } },

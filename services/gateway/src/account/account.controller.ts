@@ -3,14 +3,16 @@ import { SERVICE_NAMES, userExportContract } from '@app/contracts';
 import { AUTH_RPC, CreateInviteBodySchema } from '@app/contracts/auth';
 import { RpcClient } from '@app/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8 } from 'fflate';
 import { Public } from '../auth/auth.decorators';
 import { clearAccessTokenCookie } from '../auth/cookies';
+import { sendZipStream, storedFileEntries, type ExportEntry } from '../files/export-zip';
 import { callerOf } from '../http/request-context';
 import { ZodPipe } from '../http/zod-validation';
 
 const EXPORT_README = `Everything the assistant holds about you, one file per part of the product.
 Each file lists rows by table, exactly as stored. Times are in UTC.
+Your attached and generated files are under files/, named <id>-<name>.
 `;
 
 /** The caller's data rights (export, deletion) and the account-level extras (invites, campaigns). */
@@ -25,15 +27,17 @@ export class AccountController {
     const parts = await Promise.all(
       SERVICE_NAMES.map(async (service) => [service, await this.rpc.call(userExportContract(service), { user_id: caller.user_id! }, caller, { timeoutMs: 30_000 })] as const),
     );
-    const files: Record<string, Uint8Array> = { 'README.txt': strToU8(EXPORT_README) };
-    for (const [service, part] of parts) files[`${service}.json`] = strToU8(JSON.stringify(part.tables, null, 2));
-    const zip = zipSync(files, { level: 6 });
+    const entries: ExportEntry[] = [{ name: 'README.txt', data: strToU8(EXPORT_README) }];
+    for (const [service, part] of parts) entries.push({ name: `${service}.json`, data: strToU8(JSON.stringify(part.tables, null, 2)) });
+    // The files' bytes, streamed into the zip one by one (the rows are in files.json).
+    const stored = parts.find(([service]) => service === 'files')?.[1].tables.file_object ?? [];
+    entries.push(...storedFileEntries(this.rpc, caller, stored));
     const day = new Date().toISOString().slice(0, 10);
-    return reply
+    reply
       .header('content-type', 'application/zip')
       .header('content-disposition', `attachment; filename="assistant-export-${day}.zip"`)
-      .header('cache-control', 'no-store')
-      .send(Buffer.from(zip));
+      .header('cache-control', 'no-store');
+    return sendZipStream(reply, entries);
   }
 
   /** 204 once every service has purged; 202 while some still have to (the deletion goes on). */

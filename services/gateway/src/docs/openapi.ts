@@ -41,7 +41,7 @@ export function buildOpenApi(routes: readonly HttpRoute[], version: string): Rec
       parameters: parameters(route),
       responses,
       ...(route.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } } } : {}),
+      ...(route.body ? { requestBody: { required: true, content: { [route.consumes ?? 'application/json']: { schema: jsonSchema(route.body) } } } } : {}),
     };
     paths[toOpenApiPath(route.path)] ??= {};
     paths[toOpenApiPath(route.path)][route.method.toLowerCase()] = operation;
