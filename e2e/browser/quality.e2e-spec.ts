@@ -50,7 +50,7 @@ describe('quality in a browser: bundle size, responsiveness while streaming, acc
     await openai.stop();
   });
 
-  async function guest(path: string, viewport = VIEWPORTS.wide, options: { bypassCSP?: boolean; light?: boolean } = {}) {
+  async function guest(path: string, viewport: { width: number; height: number } = VIEWPORTS.wide, options: { bypassCSP?: boolean; light?: boolean } = {}) {
     const context = options.bypassCSP ? await browser.newContext({ baseURL: product.url, viewport, bypassCSP: true }) : await newContext(browser, product.url, viewport);
     const page = await context.newPage();
     await page.addInitScript((light) => {
