@@ -1,5 +1,5 @@
 import { TTS_MODELS, TTS_VOICES } from '@app/contracts/insider-config';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Spinner } from '../../../ui/Spinner';
 import { loadVoiceSettings, updateVoiceConfig, useVoice } from '../../voice/state/voiceStore';
 
@@ -37,12 +37,7 @@ export function VoicePanel() {
           </select>
         </label>
       )}
-      {typeof config.speed === 'number' && (
-        <label className="field">
-          <span>Speed ({config.speed.toFixed(2)}×)</span>
-          <input type="range" min={0.5} max={2} step={0.05} value={config.speed} disabled={loading} onChange={(event) => save({ speed: Number(event.target.value) })} />
-        </label>
-      )}
+      {typeof config.speed === 'number' && <SpeedSlider speed={config.speed} disabled={loading} onCommit={(speed) => save({ speed })} />}
       {typeof config.openai_model === 'string' && (
         <label className="field">
           <span>Voice model</span>
@@ -73,5 +68,20 @@ export function VoicePanel() {
       {loading && <Spinner label="Saving" />}
       {error && <p className="notice notice--error" role="alert">{error}</p>}
     </div>
+  );
+}
+
+/** The speed is saved when the slider is let go, not at every step of a drag. */
+function SpeedSlider({ speed, disabled, onCommit }: { speed: number; disabled: boolean; onCommit: (speed: number) => void }) {
+  const [value, setValue] = useState(speed);
+  useEffect(() => setValue(speed), [speed]);
+  const commit = () => {
+    if (value !== speed) onCommit(value);
+  };
+  return (
+    <label className="field">
+      <span>Speed ({value.toFixed(2)}×)</span>
+      <input type="range" min={0.5} max={2} step={0.05} value={value} disabled={disabled} onChange={(event) => setValue(Number(event.target.value))} onPointerUp={commit} onKeyUp={commit} onBlur={commit} />
+    </label>
   );
 }
