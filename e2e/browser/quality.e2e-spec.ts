@@ -128,7 +128,8 @@ describe('quality in a browser: bundle size, responsiveness while streaming, acc
       longestTaskMs: longTasks.length ? Math.round(Math.max(...longTasks)) : 0,
       frameDelayMsDuringStream: typingDelays.map((d) => Math.round(d)),
     };
-    expect(longTasks.length ? Math.max(...longTasks) : 0).toBeLessThan(200);
+    // A regression guard, with room for a loaded CI machine (measured 53-148 ms on 2 cores).
+    expect(longTasks.length ? Math.max(...longTasks) : 0).toBeLessThan(300);
     await context.close();
   }, 120_000);
 
