@@ -1,5 +1,5 @@
 import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
-import { createTestEnvironment, FakeOpenAI, TRANSPORTS, type TestEnvironment } from '@app/testing';
+import { createTestEnvironment, FakeOpenAI, fakePng, TRANSPORTS, type TestEnvironment } from '@app/testing';
 import { strFromU8, unzipSync } from 'fflate';
 import { Client } from 'pg';
 import { ApiClient, eventually } from '../support/api-client';
@@ -105,11 +105,40 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     expect(events.filter((e) => e.event === 'reasoning').map((e) => e.data.delta).join('')).toBe('Weighing options.');
     expect(events.filter((e) => e.event === 'phase').map((e) => e.data.phase)).toEqual(['personalizing', 'thinking', 'searching', 'thinking']);
     const images = events.filter((e) => e.event === 'image_partial');
-    expect(images.map((e) => e.data.index)).toEqual([0, 1, 2, 2]);
+    expect(images.map((e) => e.data.index)).toEqual([0, 1, 2]);
     expect(images[0].data.data_url).toMatch(/^data:image\/png;base64,/);
+    // The final image is stored by the files service and referenced like an attachment.
+    const image = events.find((e) => e.event === 'image')!.data;
+    expect(image).toEqual({ object_store_object_id: expect.any(String), mime_type: 'image/png' });
     const reply = events.find((e) => e.event === 'assistant_message')!.data;
-    expect(reply.metadata).toMatchObject({ model: 'thinking-model', reasoning: 'Weighing options.' });
+    expect(reply.metadata).toMatchObject({ model: 'thinking-model', reasoning: 'Weighing options.', files: [image] });
+    const presigned = await api.get(`/api/v1/files/presigned/${image.object_store_object_id}`).expect(200);
+    expect(presigned.body.preview_data_url).toMatch(/^data:image\//);
     expect(openai.requests('responses')[0].body).toMatchObject({ reasoning: { summary: 'auto' } });
+  });
+
+  it('shows attached images and documents to the model, and refuses files that are not the sender\'s', async () => {
+    const api = await guest();
+    const chatId = await newChat(api);
+    const upload = async (bytes: Buffer, filename: string, contentType: string) =>
+      (await api.auth(api.http.post('/api/v1/files/')).attach('file', bytes, { filename, contentType }).expect(201)).body;
+    const png = await upload(fakePng([10, 200, 30], 8), 'leaf.png', 'image/png');
+    const note = await upload(Buffer.from('Shopping list: basil, tomatoes, olive oil.'), 'list.txt', 'text/plain');
+    const { events } = await send(api, chatId, { content: 'What do you see?', files: [png, note].map((f) => ({ object_store_object_id: f.object_store_object_id, mime_type: f.mime_type })) });
+    expect(events[0].data.metadata.files).toEqual([
+      { object_store_object_id: png.object_store_object_id, mime_type: 'image/png' },
+      { object_store_object_id: note.object_store_object_id, mime_type: 'text/plain' },
+    ]);
+    const input = openai.requests('responses').find((r) => r.stream)!.body.input as { role: string; content: unknown }[];
+    const parts = input.at(-1)!.content as { type: string; text?: string; image_url?: string }[];
+    expect(parts.map((p) => p.type)).toEqual(['input_text', 'input_text', 'input_image']);
+    expect(parts[0].text).toContain('Shopping list: basil');
+    expect(parts[1].text).toBe('What do you see?');
+    expect(parts[2].image_url).toMatch(/^data:image\//);
+
+    const other = await guest();
+    const stolen = await send(other, await newChat(other), { content: 'Mine now', files: [{ object_store_object_id: png.object_store_object_id, mime_type: 'image/png' }] });
+    expect(stolen).toMatchObject({ status: 404, json: { detail: `File not found: ${png.object_store_object_id}` } });
   });
 
   it('ends with an error event when the model fails mid-stream, keeping what came as an incomplete reply', async () => {

@@ -3,6 +3,7 @@ import { SERVICE_CONFIG } from '@app/platform';
 import type { ChatConfig } from './config';
 import { ChatRepository } from './conversations/chat.repository';
 import { ConversationsService } from './conversations/conversations.service';
+import { AttachmentsService } from './generation/attachments.service';
 import { GenerationService } from './generation/generation.service';
 import { StopRegistry } from './generation/stop-registry';
 import { ChatHandlers } from './handlers/chat.handlers';
@@ -16,6 +17,7 @@ import { LLM_PROVIDER } from './llm/llm-provider';
     ChatRepository,
     ConversationsService,
     GenerationService,
+    AttachmentsService,
     StopRegistry,
     { provide: LLM_PROVIDER, useFactory: (config: ChatConfig) => createLlmProvider(config), inject: [SERVICE_CONFIG] },
   ],

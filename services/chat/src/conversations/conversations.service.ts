@@ -97,6 +97,17 @@ export class ConversationsService {
     };
   }
 
+  /** Whether a shared conversation shows this file (for the files service), and whose it is. */
+  async sharedFileAccess(shareId: string, objectId: string) {
+    const share = await this.repo.findShare(shareId);
+    const conversation = share ? await this.repo.findConversation(share.userId, share.chatId) : null;
+    if (!share || !conversation) throw DomainError.notFound(SHARE_NOT_FOUND);
+    const history = activeHistory(await this.repo.chatMessages(conversation.id), conversation.lastActiveMessageId);
+    const shown = history.some((m) => !m.hidden && Array.isArray(m.metadata.files) && (m.metadata.files as { object_store_object_id?: string }[]).some((f) => f.object_store_object_id === objectId));
+    if (!shown) throw DomainError.notFound('File not found');
+    return { owner_user_id: conversation.userId };
+  }
+
   async requireConversation(caller: Caller, chatId: string) {
     const conversation = await this.repo.findConversation(ownerOf(caller), chatId);
     if (!conversation) throw DomainError.notFound(CONVERSATION_NOT_FOUND);

@@ -22,6 +22,7 @@ import { chooseModel } from '../llm/model-choice';
 import { describeProviderError } from '../llm/openai.providers';
 import { titleFrom } from '../llm/offline.provider';
 import type { MessageEntity } from '../messages/message.entity';
+import { AttachmentsService } from './attachments.service';
 import { StopRegistry } from './stop-registry';
 
 type Emit = (event: ReplyEvent) => void;
@@ -41,6 +42,7 @@ export class GenerationService {
     private readonly rpc: RpcClient,
     private readonly events: EventPublisher,
     private readonly stops: StopRegistry,
+    private readonly attachments: AttachmentsService,
     private readonly logger: AppLogger,
     @Inject(LLM_PROVIDER) private readonly llm: LlmProvider,
     @Inject(KEY_VALUE_STORE) private readonly kv: KeyValueStore,
@@ -61,6 +63,7 @@ export class GenerationService {
           if (!previous || previous.chatId !== conversation.id) throw DomainError.notFound(MESSAGE_NOT_FOUND);
         }
       }
+      const files = input.files?.length ? await this.attachments.verify(caller, input.files) : [];
       await this.checkDailyLimit(caller);
       const userMessage = await this.repo.addMessage(
         this.repo.newMessage({
@@ -73,7 +76,7 @@ export class GenerationService {
           expertName: null,
           content: input.content,
           previousMessageId: previousId,
-          metadata: { files: input.files ?? [] },
+          metadata: { files },
         }),
         conversation.id,
       );
@@ -142,6 +145,7 @@ export class GenerationService {
     const meta: { requestId: string | null; model: string | null } = { requestId: null, model: null };
     const { model, reasoning: wantsReasoning, autoSelected } = chooseModel(this.config, userMessage.content);
     let memoryIds: string[] = [];
+    const generated: FileReference[] = [];
     let rewritten: string | null = null;
     try {
       emit({ event: 'phase', data: { phase: 'personalizing' } });
@@ -156,10 +160,14 @@ export class GenerationService {
         .filter((m) => !m.hidden && (m.sender === SENDER_USER || m.content))
         .slice(-this.config.CHAT_CONTEXT_MESSAGES);
       const system = this.instructions(memories.map((m) => m.text));
+      const shown = await this.attachments.forModel(
+        caller,
+        history.filter((m) => m.sender === SENDER_USER).map((m) => ({ id: m.id, files: filesOf(m) })),
+      );
       const events = this.llm.stream({
         model,
         system,
-        turns: history.map((m) => ({ role: m.sender === SENDER_USER ? 'user' : 'assistant', content: m.content })),
+        turns: history.map((m) => ({ role: m.sender === SENDER_USER ? 'user' : 'assistant', content: m.content, attachments: shown.get(m.id) })),
         reasoning: wantsReasoning,
         webSearch: this.config.CHAT_WEB_SEARCH,
         imageGeneration: this.config.CHAT_IMAGE_GENERATION,
@@ -188,8 +196,14 @@ export class GenerationService {
             emit({ event: 'image_partial', data: { index: Math.min(2, Math.max(0, event.index)), data_url: `data:${event.mimeType};base64,${event.base64}` } });
             break;
           case 'image':
-            // Stored images come with the files capability; until then the last preview is the image.
-            emit({ event: 'image_partial', data: { index: 2, data_url: `data:${event.mimeType};base64,${event.base64}` } });
+            try {
+              const file = await this.attachments.storeGenerated(caller, event.base64, event.mimeType);
+              generated.push(file);
+              emit({ event: 'image', data: file });
+            } catch (error) {
+              this.logger.warn({ msg: 'A generated image could not be stored', error: String(error) }, 'Generation');
+              emit({ event: 'image_partial', data: { index: 2, data_url: `data:${event.mimeType};base64,${event.base64}` } });
+            }
             break;
           case 'meta':
             meta.requestId ??= event.requestId;
@@ -222,6 +236,7 @@ export class GenerationService {
         provider_request_id: meta.requestId,
         auto_selected: autoSelected,
         memory_ids: memoryIds,
+        files: generated,
         ...(rewritten ? { rewritten_query: rewritten } : {}),
         ...(reasoning ? { reasoning } : {}),
         ...(failure ? { incomplete: true } : {}),
@@ -308,6 +323,11 @@ export class GenerationService {
       return titleFrom(question);
     }
   }
+}
+
+function filesOf(message: MessageEntity): FileReference[] {
+  const files = message.metadata.files;
+  return Array.isArray(files) ? (files as FileReference[]) : [];
 }
 
 function stopReason(stop: AbortController): LlmError {

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { CHAT_RPC } from '@app/contracts/chat';
+import { SHARED_FILE_ACCESS } from '@app/contracts/files';
 import { RpcHandler, type RpcInput } from '@app/platform';
 import { ConversationsService } from '../conversations/conversations.service';
 import { GenerationService } from '../generation/generation.service';
@@ -70,6 +71,11 @@ export class ChatHandlers {
   @RpcHandler(CHAT_RPC.unshare)
   unshare({ caller, data }: RpcInput<typeof CHAT_RPC.unshare>) {
     return this.conversations.unshare(caller, data.chat_id);
+  }
+
+  @RpcHandler(SHARED_FILE_ACCESS)
+  sharedFileAccess({ data }: RpcInput<typeof SHARED_FILE_ACCESS>) {
+    return this.conversations.sharedFileAccess(data.share_id, data.object_store_object_id);
   }
 
   @RpcHandler(CHAT_RPC.shared)

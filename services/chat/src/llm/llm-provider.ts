@@ -1,7 +1,18 @@
+/** A file shown to the model with a turn: an image, or the text of a document. */
+export type LlmAttachment =
+  | { kind: 'image'; filename: string; dataUrl: string }
+  | { kind: 'text'; filename: string; text: string; truncated: boolean };
+
 /** One turn of the conversation as the model sees it. */
 export interface LlmTurn {
   role: 'user' | 'assistant';
   content: string;
+  attachments?: LlmAttachment[];
+}
+
+/** A document attachment as words the model reads before the message. */
+export function documentText(attachment: Extract<LlmAttachment, { kind: 'text' }>): string {
+  return `<file name="${attachment.filename.replace(/"/g, "'")}"${attachment.truncated ? ' truncated="true"' : ''}>\n${attachment.text}\n</file>`;
 }
 
 export interface LlmRequest {

@@ -1,4 +1,4 @@
-import type { LlmEvent, LlmProvider, LlmRequest } from './llm-provider';
+import type { LlmAttachment, LlmEvent, LlmProvider, LlmRequest } from './llm-provider';
 
 const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -30,8 +30,8 @@ export class OfflineProvider implements LlmProvider {
 
   async *stream(request: LlmRequest): AsyncIterable<LlmEvent> {
     yield { type: 'meta', requestId: null, model: 'offline' };
-    const question = request.turns.filter((t) => t.role === 'user').at(-1)?.content ?? '';
-    for (const delta of deltas(this.answer(question, request.system))) {
+    const last = request.turns.filter((t) => t.role === 'user').at(-1);
+    for (const delta of deltas(this.answer(last?.content ?? '', request.system, last?.attachments ?? []))) {
       if (request.signal.aborted) return;
       await wait(this.tokenDelayMs, request.signal);
       yield { type: 'text', delta };
@@ -42,7 +42,7 @@ export class OfflineProvider implements LlmProvider {
     return titleFrom(request.prompt);
   }
 
-  answer(question: string, system: string): string {
+  answer(question: string, system: string, attachments: LlmAttachment[] = []): string {
     const known = system
       .split('\n')
       .filter((line) => line.startsWith('- '))
@@ -53,6 +53,9 @@ export class OfflineProvider implements LlmProvider {
       "I'm the offline model that runs when no language model is configured, so I can't really answer yet. " +
         'Set `OPENAI_API_KEY`, or `OPENAI_BASE_URL` for any OpenAI-compatible server (Ollama, vLLM, llama.cpp), and ask again.',
     ];
+    if (attachments.length) {
+      lines.push('', 'You attached:', ...attachments.map((a) => (a.kind === 'image' ? `- ${a.filename} (an image)` : `- ${a.filename} (${a.text.length} characters of text)`)));
+    }
     if (known.length) lines.push('', 'What I know about you:', ...known.map((k) => `- ${k}`));
     return lines.join('\n');
   }

@@ -1,6 +1,22 @@
 import OpenAI from 'openai';
-import type { LlmEvent, LlmProvider, LlmRequest } from './llm-provider';
-import { LlmError } from './llm-provider';
+import type { LlmEvent, LlmProvider, LlmRequest, LlmTurn } from './llm-provider';
+import { documentText, LlmError } from './llm-provider';
+
+/** A turn for the Responses API: plain text, or parts (documents, the text, images). */
+function responsesInput(turn: LlmTurn) {
+  if (!turn.attachments?.length || turn.role !== 'user') return { role: turn.role, content: turn.content };
+  const documents = turn.attachments.filter((a) => a.kind === 'text').map((a) => ({ type: 'input_text' as const, text: documentText(a) }));
+  const images = turn.attachments.filter((a) => a.kind === 'image').map((a) => ({ type: 'input_image' as const, image_url: a.dataUrl, detail: 'auto' as const }));
+  return { role: 'user' as const, content: [...documents, { type: 'input_text' as const, text: turn.content }, ...images] };
+}
+
+/** A turn for Chat Completions: plain text, or parts (documents, the text, images). */
+function chatMessage(turn: LlmTurn): OpenAI.Chat.ChatCompletionMessageParam {
+  if (!turn.attachments?.length || turn.role !== 'user') return { role: turn.role, content: turn.content };
+  const documents = turn.attachments.filter((a) => a.kind === 'text').map((a) => ({ type: 'text' as const, text: documentText(a) }));
+  const images = turn.attachments.filter((a) => a.kind === 'image').map((a) => ({ type: 'image_url' as const, image_url: { url: a.dataUrl } }));
+  return { role: 'user', content: [...documents, { type: 'text' as const, text: turn.content }, ...images] };
+}
 
 /** Turns the SDK's failures into sentences for the user (the details stay in the log). */
 export function describeProviderError(error: unknown): LlmError {
@@ -38,7 +54,7 @@ export class OpenAiResponsesProvider implements LlmProvider {
           {
             model: request.model,
             instructions: request.system,
-            input: request.turns.map((t) => ({ role: t.role, content: t.content })),
+            input: request.turns.map(responsesInput) as OpenAI.Responses.ResponseInput,
             stream: true,
             ...(request.reasoning ? { reasoning: { summary: 'auto' as const } } : {}),
             ...(tools.length ? { tools } : {}),
@@ -113,7 +129,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
         .create(
           {
             model: request.model,
-            messages: [{ role: 'system', content: request.system }, ...request.turns.map((t) => ({ role: t.role, content: t.content }))],
+            messages: [{ role: 'system', content: request.system }, ...request.turns.map(chatMessage)],
             stream: true,
           },
           { signal: request.signal },
