@@ -255,6 +255,20 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     await api.http.get('/api/v1/shared/nope').expect(404);
   });
 
+  it('lets a share show its attachments, and only through the share', async () => {
+    const api = await guest();
+    const chatId = await newChat(api);
+    const png = (await api.auth(api.http.post('/api/v1/files/')).attach('file', fakePng([1, 2, 3], 8), { filename: 'shared.png', contentType: 'image/png' }).expect(201)).body;
+    await send(api, chatId, { content: 'Look', files: [{ object_store_object_id: png.object_store_object_id, mime_type: 'image/png' }] });
+    const share = (await api.post(`/api/v1/chats/${chatId}/share`).expect(201)).body;
+    const viewer = await guest();
+    await viewer.get(`/api/v1/files/presigned/${png.object_store_object_id}`).expect(404);
+    const seen = await viewer.get(`/api/v1/files/presigned/${png.object_store_object_id}?share_id=${share.share_id}`).expect(200);
+    expect(seen.body.filename).toBe('shared.png');
+    await api.delete(`/api/v1/chats/${chatId}/share`).expect(200);
+    await viewer.get(`/api/v1/files/presigned/${png.object_store_object_id}?share_id=${share.share_id}`).expect(404);
+  });
+
   it("never lets one user read or touch another's conversations, messages or shares (404)", async () => {
     const owner = await guest();
     const chatId = await newChat(owner);
