@@ -14,7 +14,8 @@ export const memoryService: ServiceDefinition = {
   userData: { tables: [{ table: 'user_memory', userColumn: 'user_id' }] },
 };
 
-// The extractors, for the measurements and the tests that drive them directly.
+// For the tests and measurements that drive extraction directly (a redelivered event, timings).
+export { ExtractionService } from './extraction/extraction.service';
 export { ModelExtractor, parseExtraction } from './extraction/model.extractor';
 export { RuleBasedExtractor, extractByRules } from './extraction/rule-based.extractor';
 export type { Exchange, ExtractedMemory, KnownMemory, MemoryExtractor } from './extraction/memory-extractor';
