@@ -263,6 +263,34 @@ describe.each(TRANSPORTS)('file attachments over the %s transport', (transport) 
     expect(text).toMatchObject({ kind: 'text', truncated: true, pages: null, text: 'ünïcode notes '.repeat(100).slice(0, 50) });
   });
 
+  it("moves a guest's files to the account the guest signs in to (the objects stay where they are)", async () => {
+    const phone = `+1415555${transport === 'nats' ? '7' : '6'}${String(Date.now() % 1000).padStart(3, '0')}`;
+    const signIn = async (api: ApiClient) => {
+      await api.fetchCsrf();
+      await api.withCsrf(api.http.post('/api/v1/auth/login/phone_number')).send({ phone_number: phone }).expect(200);
+      const code = await eventually(async () => {
+        const messages = (await api.http.get('/api/v1/dev/sms/messages').expect(200)).body.messages as { to: string; body: string }[];
+        return messages.find((m) => m.to === phone)?.body.match(/\b(\d{6})\b/)?.[1];
+      });
+      const res = await api.http.get(`/api/v1/auth/callback/phone_number?phone_number=${encodeURIComponent(phone)}&code=${code}`).expect(302);
+      api.token = decodeURIComponent(String(res.headers.location).split('#access_token=')[1]);
+    };
+    const account = await guest(stack);
+    await signIn(account); // the guest becomes the account
+    const visitor = await guest(stack);
+    const png = await makePng(30, 30);
+    const id = (await upload(visitor, png, 'from-guest.png', 'image/png').expect(201)).body.object_store_object_id;
+    await signIn(visitor); // an existing account: the guest's data moves to it
+    expect((await visitor.get('/api/v1/auth/me').expect(200)).body.user_id).toBe(account.userId);
+    const moved = await eventually(async () => {
+      const res = await account.get(`/api/v1/files/presigned/${id}`);
+      return res.status === 200 ? res.body : undefined;
+    });
+    expect(moved.filename).toBe('from-guest.png');
+    const view = await binary(account.http.get(moved.presigned_url)).expect(200);
+    expect(Buffer.compare(view.body as Buffer, png)).toBe(0);
+  });
+
   it('exports the files (rows and bytes) and removes objects and rows with the account', async () => {
     const api = await guest(stack);
     const png = await makePng(120, 90);
