@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
 import { createTestEnvironment, FakeOpenAI, fakePng, TRANSPORTS, type TestEnvironment } from '@app/testing';
 import { strFromU8, unzipSync } from 'fflate';
@@ -222,7 +223,8 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     // The model saw the active history of the branch: A, reply A, B.
     const lastRequest = openai.requests('responses').filter((r: { stream: boolean }) => r.stream).at(-1)!;
     expect((lastRequest.body.input as { content: string }[]).map((t) => t.content)).toEqual(['A', replyA.content, 'B']);
-    await api.auth(api.http.patch(`/api/v1/chats/${chatId}`)).send({ last_active_message_id: userA.message_id.replace(/.$/, '0') }).expect(404);
+    await api.auth(api.http.patch(`/api/v1/chats/${chatId}`)).send({ last_active_message_id: randomUUID() }).expect(404, { detail: 'Message not found' });
+    expect(userA.sender).toBe('user');
   });
 
   it('records likes and dislikes with verbose feedback, on replies only', async () => {
