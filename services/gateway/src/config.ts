@@ -30,6 +30,9 @@ export const gatewayEnvSchema = z.object({
   /** Google's redirect flow (passport): the popup flow needs only the auth service's settings. */
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** Read only to open the page's security policy to Apple's and Firebase's sign-in scripts (the auth service uses them). */
+  APPLE_SERVICE_ID: z.string().optional(),
+  FIREBASE_PROJECT_ID: z.string().optional(),
   GOOGLE_AUTHORIZATION_URL: envHelpers.urlWithProtocols(['http', 'https']).default('https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_TOKEN_URL: envHelpers.urlWithProtocols(['http', 'https']).default('https://oauth2.googleapis.com/token'),
   /** Longest silence in a reply stream before the gateway gives up on it (beyond the model's own stall limit). */

@@ -8,7 +8,7 @@ import { GatewayModule } from './gateway.module';
 import { HttpErrorFilter, sendFailure } from './http/http-errors';
 import { RateLimiter } from './http/rate-limit';
 import { echoRequestHeaders, readRequestState } from './http/request-context';
-import { applySecurityHeaders } from './http/security-headers';
+import { applySecurityHeaders, contentSecurityPolicy } from './http/security-headers';
 import { WebAssets } from './web/web-assets';
 
 export interface Gateway {
@@ -35,6 +35,10 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
     logger: false,
   });
   const fastify = adapter.getInstance();
+  fastify.decorate(
+    'contentSecurityPolicy',
+    contentSecurityPolicy({ google: Boolean(config.GOOGLE_CLIENT_ID), apple: Boolean(config.APPLE_SERVICE_ID), firebase: Boolean(config.FIREBASE_PROJECT_ID) }),
+  );
   const routes: string[] = [];
   fastify.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
