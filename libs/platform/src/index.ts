@@ -28,3 +28,4 @@ export * from './transport/nats-bus';
 export * from './transport/rpc-client';
 export type { TelemetryHandle } from './telemetry/telemetry';
 export * from './http/route-access';
+export * from './streams/rechunk';

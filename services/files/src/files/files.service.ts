@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { FILE_TRANSFER, SHARED_FILE_ACCESS, type FileChunk, type FileDescription, type ModelInput, type PresignedFile } from '@app/contracts/files';
-import { AppLogger, DomainError, RpcCallError, RpcClient, SERVICE_CONFIG, type UserDataPurgeHook } from '@app/platform';
+import { AppLogger, DomainError, RpcCallError, RpcClient, SERVICE_CONFIG, rechunk, type UserDataPurgeHook } from '@app/platform';
 import { Observable } from 'rxjs';
 import { userIdOf } from '../caller';
 import type { FilesConfig } from '../config';
@@ -10,7 +10,6 @@ import { UploadsService } from '../uploads/uploads.service';
 import { servingOf } from './content-sniffer';
 import { DerivedContentService } from './derived-content.service';
 import { FilesRepository, type FileRecord, type FilesStore } from './files.repository';
-import { rechunk } from './rechunk';
 import { checkViewSignature, signView, viewUrl } from './signed-urls';
 
 export const FILE_NOT_FOUND = 'File not found';

@@ -1,11 +1,10 @@
 import type { Caller } from '@app/contracts';
 import { FILES_RPC, type FileUploadResult } from '@app/contracts/files';
-import { DomainError, RpcClient } from '@app/platform';
+import { DomainError, RpcClient, rechunk } from '@app/platform';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { rechunk } from './rechunk';
 
 export const NOT_MULTIPART = 'Send the file as multipart/form-data, in the field "file".';
 export const NO_FILE = 'file: send the file in the multipart field "file"';
