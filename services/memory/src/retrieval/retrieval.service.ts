@@ -4,7 +4,7 @@ import type { RelevantMemory } from '@app/contracts/memory';
 import { MemoriesRepository, type MemoryStore, type SearchHit, type StoredMemory } from '../memories/memories.repository';
 
 /** How many full-text matches are re-ranked (by confidence and recency) before the best are kept. */
-export const CANDIDATES = 100;
+export const CANDIDATES = 32;
 const MAX_WORDS = 100;
 const DAY_MS = 86_400_000;
 /** After this many days a memory's recency weight is halfway to its floor. */
