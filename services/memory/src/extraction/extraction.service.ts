@@ -3,7 +3,7 @@ import type { PayloadOf } from '@app/contracts';
 import type { CHAT_EVENTS } from '@app/contracts/chat';
 import { AppLogger } from '@app/platform';
 import { z } from 'zod';
-import { MemoriesRepository, type MemoryStore, type StoredMemory } from '../memories/memories.repository';
+import { MemoriesRepository, type MemoryStore } from '../memories/memories.repository';
 import { searchWords } from '../retrieval/retrieval.service';
 import { planMerge } from './merge-plan';
 import { ExtractionAnswerError } from './model.extractor';
@@ -82,7 +82,7 @@ export class ExtractionService {
     const [hits, recent] = await Promise.all([this.store.search(userId, searchWords(text), KNOWN_RELEVANT), this.store.recent(userId, KNOWN_RECENT)]);
     const seen = new Set<string>();
     const out: KnownMemory[] = [];
-    for (const memory of [...hits.map((h) => h.memory), ...recent] as StoredMemory[]) {
+    for (const memory of [...hits.map((h) => h.memory), ...recent]) {
       if (seen.has(memory.id)) continue;
       seen.add(memory.id);
       out.push({ text: memory.text, subject: memory.subjectKey });
