@@ -7,12 +7,11 @@
 // Prints p50 / p99 / mean in milliseconds.
 //   BENCH_MEMORY_QUERIES (default 300), BENCH_MEMORY_EXCHANGES (default 200), BENCH_TRANSPORTS (in-process,nats)
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from './build.mjs';
-import { root } from './lib.mjs';
+import { reachable, root } from './lib.mjs';
 
 const QUERIES = Number(process.env.BENCH_MEMORY_QUERIES ?? 300);
 const EXCHANGES = Number(process.env.BENCH_MEMORY_EXCHANGES ?? 200);
@@ -26,15 +25,6 @@ const platform = require('./libs/platform/dist/index.js');
 const { MEMORY_RPC } = require('./libs/contracts/dist/memory/index.js');
 const memory = require('./services/memory/dist/index.js');
 const { Client } = require('pg');
-
-const reachable = (url) =>
-  new Promise((resolve) => {
-    const { hostname, port } = new URL(url);
-    const socket = connect({ host: hostname, port: Number(port), timeout: 1000 });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
 
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);

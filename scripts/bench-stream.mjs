@@ -7,11 +7,10 @@
 //   BENCH_FIRST_TOKEN_DELAY_MS (50), BENCH_TRANSPORTS (in-process,nats)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from './build.mjs';
-import { root } from './lib.mjs';
+import { percentile, reachable, root } from './lib.mjs';
 
 const levels = (process.env.BENCH_STREAMS ?? '1,100,500').split(',').map(Number);
 const tokens = Number(process.env.BENCH_STREAM_TOKENS ?? 40);
@@ -23,20 +22,6 @@ build({ quiet: true });
 const require = createRequire(join(root, 'package.json'));
 const { bootEmbedded } = require('./deploy/embedded/dist/index.js');
 const testing = require('./libs/testing/dist/index.js');
-
-const reachable = (url) =>
-  new Promise((resolve) => {
-    const { hostname, port } = new URL(url);
-    const socket = connect({ host: hostname, port: Number(port), timeout: 1000 });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-
-const percentile = (values, p) => {
-  if (!values.length) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 /** One client: POST, read the SSE, note when each text delta arrives. */
 async function stream(base, token, chatId, marker) {

@@ -7,11 +7,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from './build.mjs';
-import { root } from './lib.mjs';
+import { reachable, root } from './lib.mjs';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -21,15 +20,6 @@ build({ quiet: true });
 const require = createRequire(join(root, 'package.json'));
 const { bootEmbedded } = require('./deploy/embedded/dist/index.js');
 const testing = require('./libs/testing/dist/index.js');
-
-const reachable = (url) =>
-  new Promise((resolve) => {
-    const { hostname, port } = new URL(url);
-    const socket = connect({ host: hostname, port: Number(port), timeout: 1000 });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
 
 /** Loads a URL from a separate autocannon process (the server runs in this one, so never block it). */
 function load(url, duration) {

@@ -1,5 +1,6 @@
 // Helpers shared by the root scripts (build, start, test, bench).
 import { spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,4 +36,22 @@ export function run(command, args, options = {}) {
 export function runBin(pkg, bin, args, options = {}) {
   // By path: packages' "exports" often do not list their bin files.
   return run(process.execPath, [join(root, 'node_modules', pkg, bin), ...args], options);
+}
+
+/** Whether something listens at a URL's host and port (for skipping what the machine lacks). */
+export function reachable(url, fallbackPort) {
+  return new Promise((resolve) => {
+    const { hostname, port } = new URL(url);
+    const socket = connect({ host: hostname, port: Number(port || fallbackPort), timeout: 1000 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
+
+/** p50 / p99 of samples (nearest rank). */
+export function percentile(values, p) {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }

@@ -3,9 +3,8 @@
 // included), then runs the unit, integration and API suites against the real PostgreSQL, NATS
 // (JetStream) and Redis named by TEST_DATABASE_URL, TEST_NATS_URL and TEST_REDIS_URL (local
 // defaults). Extra arguments go to Jest (e.g. `npm test -- e2e/api`).
-import { connect } from 'node:net';
 import { build } from './build.mjs';
-import { checkToolchain, run, runBin } from './lib.mjs';
+import { checkToolchain, reachable, run, runBin } from './lib.mjs';
 
 checkToolchain();
 
@@ -14,20 +13,12 @@ const needs = [
   ['NATS (with JetStream)', process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222', 4222],
   ['Redis', process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', 6379],
 ];
-const reachable = ([, url, fallbackPort]) =>
-  new Promise((resolve) => {
-    const { hostname, port } = new URL(url);
-    const socket = connect({ host: hostname, port: Number(port || fallbackPort), timeout: 2000 });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
 const missing = [];
-for (const need of needs) if (!(await reachable(need))) missing.push(need);
+for (const need of needs) if (!(await reachable(need[1], need[2]))) missing.push(need);
 if (missing.length) {
   console.error('The test suite talks to real servers, and these do not answer:');
   for (const [name, url] of missing) console.error(`  - ${name} at ${url}`);
-  console.error('Start them (see the README, "Running the tests"), or point TEST_DATABASE_URL / TEST_NATS_URL / TEST_REDIS_URL elsewhere.');
+  console.error('Start them (see the README, "The two commands"), or point TEST_DATABASE_URL / TEST_NATS_URL / TEST_REDIS_URL elsewhere.');
   process.exit(1);
 }
 
