@@ -3,7 +3,7 @@ import { createTestEnvironment, FakeOidc, TRANSPORTS, type TestEnvironment } fro
 import { strFromU8, unzipSync } from 'fflate';
 import { importJWK, SignJWT } from 'jose';
 import { Client } from 'pg';
-import { ApiClient, eventually } from '../support/api-client';
+import { ApiClient, eventually, phoneNumbers } from '../support/api-client';
 
 const GOOGLE_CLIENT = 'google-client.apps.example';
 const APPLE_SERVICE = 'com.example.assistant.web';
@@ -23,30 +23,12 @@ describe.each(TRANSPORTS)('accounts and sign-in over the %s transport', (transpo
   const apple = FakeOidc.apple({ audience: APPLE_SERVICE, alg: 'ES256' });
   const firebase = FakeOidc.firebase(FIREBASE_PROJECT);
   let appleKey: Awaited<ReturnType<typeof FakeOidc.appleClientKey>>;
-  let phoneSeq = 0;
-  const nextPhone = () => `+1415555${String(1000 + (phoneSeq++ % 9000)).padStart(4, '0')}`;
+  const nextPhone = phoneNumbers(1000);
 
   const client = () => new ApiClient(stack.url);
 
-  /** The code the console sink "texted" to a number, from the development inbox. */
-  async function codeFor(phone: string): Promise<string> {
-    return eventually(async () => {
-      const res = await client().get('/api/v1/dev/sms/messages').expect(200);
-      const message = (res.body.messages as { to: string; body: string }[]).find((m) => m.to === phone);
-      return message?.body.match(/\b(\d{6})\b/)?.[1];
-    });
-  }
-
-  async function phoneSignIn(api: ApiClient, phone: string, extra = ''): Promise<string> {
-    await api.fetchCsrf();
-    await api.withCsrf(api.http.post('/api/v1/auth/login/phone_number')).send({ phone_number: phone }).expect(200);
-    const code = await codeFor(phone);
-    const res = await api.http.get(`/api/v1/auth/callback/phone_number?phone_number=${encodeURIComponent(phone)}&code=${code}${extra}`).expect(302);
-    const token = decodeURIComponent(String(res.headers.location).split('#access_token=')[1] ?? '');
-    expect(token).not.toBe('');
-    api.token = token;
-    return token;
-  }
+  const codeFor = (phone: string) => client().smsCodeFor(phone);
+  const phoneSignIn = (api: ApiClient, phone: string, extra = '') => api.signInByPhone(phone, extra);
 
   /** A token signed with the service's own key (read from its schema), to forge expired or foreign ones. */
   async function forge(claims: Record<string, unknown>, options: { expiresIn?: string | number; audience?: string } = {}) {

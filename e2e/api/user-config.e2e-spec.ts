@@ -4,7 +4,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { ApiClient, eventually } from '../support/api-client';
+import { ApiClient, phoneNumbers } from '../support/api-client';
 
 const MODE = '/api/v1/user_config/insider-mode';
 const FLAGS = '/api/v1/user_config/insider-mode/insider-flags';
@@ -24,27 +24,13 @@ describe.each(TRANSPORTS)('user settings over the %s transport', (transport) => 
   let environment: TestEnvironment;
   let stack: EmbeddedStack;
   let db: Client;
-  let phoneSeq = 0;
-  const nextPhone = () => `+1415555${String(2000 + (phoneSeq++ % 8000)).padStart(4, '0')}`;
+  const nextPhone = phoneNumbers(2000);
   const client = () => new ApiClient(stack.url);
-
-  async function codeFor(phone: string): Promise<string> {
-    return eventually(async () => {
-      const res = await client().get('/api/v1/dev/sms/messages').expect(200);
-      const message = (res.body.messages as { to: string; body: string }[]).find((m) => m.to === phone);
-      return message?.body.match(/\b(\d{6})\b/)?.[1];
-    });
-  }
 
   /** A phone-signed-in user, and their id. */
   async function signedIn(): Promise<{ api: ApiClient; userId: string }> {
     const api = client();
-    const phone = nextPhone();
-    await api.fetchCsrf();
-    await api.withCsrf(api.http.post('/api/v1/auth/login/phone_number')).send({ phone_number: phone }).expect(200);
-    const code = await codeFor(phone);
-    const res = await api.http.get(`/api/v1/auth/callback/phone_number?phone_number=${encodeURIComponent(phone)}&code=${code}`).expect(302);
-    api.token = decodeURIComponent(String(res.headers.location).split('#access_token=')[1] ?? '');
+    await api.signInByPhone(nextPhone());
     const me = await api.get('/api/v1/auth/me').expect(200);
     return { api, userId: me.body.user_id };
   }

@@ -31,6 +31,27 @@ export class ApiClient {
     return this.auth(test).set('X-CSRF-Token', this.csrf.token).set('Cookie', this.csrf.cookie);
   }
 
+  /** The 6-digit code the console sink "texted" to a number, read from the development inbox. */
+  async smsCodeFor(phone: string): Promise<string> {
+    return eventually(async () => {
+      const res = await this.http.get('/api/v1/dev/sms/messages').expect(200);
+      const message = (res.body.messages as { to: string; body: string }[]).find((m) => m.to === phone);
+      return message?.body.match(/\b(\d{6})\b/)?.[1];
+    });
+  }
+
+  /** Signs in by texted code, as the browser does (the callback's redirect carries the token). */
+  async signInByPhone(phone: string, extraQuery = ''): Promise<string> {
+    await this.fetchCsrf();
+    await this.withCsrf(this.http.post('/api/v1/auth/login/phone_number')).send({ phone_number: phone }).expect(200);
+    const code = await this.smsCodeFor(phone);
+    const res = await this.http.get(`/api/v1/auth/callback/phone_number?phone_number=${encodeURIComponent(phone)}&code=${code}${extraQuery}`).expect(302);
+    const token = decodeURIComponent(String(res.headers.location).split('#access_token=')[1] ?? '');
+    if (!token) throw new Error(`No token after the phone callback: ${res.headers.location}`);
+    this.token = token;
+    return token;
+  }
+
   async guest(): Promise<string> {
     const res = await this.http.post('/api/v1/auth/anon').expect(200);
     this.token = res.body.token;
@@ -56,4 +77,10 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, ms = 10
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Test phone numbers (+1 415 555 xxxx), distinct within a run and between suites given different bases. */
+export function phoneNumbers(base: number): () => string {
+  let next = 0;
+  return () => `+1415555${String(base + (next++ % 1000)).padStart(4, '0')}`;
 }
