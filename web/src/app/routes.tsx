@@ -19,6 +19,7 @@ const NewUserPage = page(() => import('../pages/NewUserPage'), 'NewUserPage');
 const OnboardingPage = page(() => import('../pages/OnboardingPage'), 'OnboardingPage');
 const ConfirmMemoriesPage = page(() => import('../pages/ConfirmMemoriesPage'), 'ConfirmMemoriesPage');
 const SettingsPage = page(() => import('../pages/SettingsPage'), 'SettingsPage');
+const MemoriesPage = page(() => import('../pages/MemoriesPage'), 'MemoriesPage');
 const SharedChatPage = page(() => import('../pages/SharedChatPage'), 'SharedChatPage');
 const TermsPage = page(() => import('../pages/LegalPages'), 'TermsPage');
 const PrivacyPage = page(() => import('../pages/LegalPages'), 'PrivacyPage');
@@ -62,6 +63,7 @@ export const routes: RouteObject[] = [
         element: <ChatShell />,
         children: [
           { path: '/settings', element: <RequireLogin><SettingsPage /></RequireLogin> },
+          { path: '/memories', element: <RequireLogin><MemoriesPage /></RequireLogin> },
           { path: '/chat/:chatId?', element: <RequireChatAccess><ChatPage /></RequireChatAccess> },
           { path: '/share/:shareId', element: <RequireChatAccess><SharedChatPage /></RequireChatAccess> },
           { path: '/:type/:chatId?', element: <RequireChatAccess><TypedChatPage /></RequireChatAccess> },

@@ -3,10 +3,12 @@ import { Link, useNavigate } from 'react-router';
 import { finishOnboarding } from '../modules/auth/api/onboardingApi';
 import { OnboardingSteps } from '../modules/auth/components/OnboardingSteps';
 import { setUser } from '../modules/auth/state/authStore';
+import { InferenceReview } from '../modules/memory/components/InferenceReview';
+import { UndoBar } from '../modules/memory/components/UndoBar';
 import { PublicPage } from '../ui/PublicPage';
 import { Spinner } from '../ui/Spinner';
 
-/** Step 3: memories to confirm (the memory capability fills this in; for now an empty state). */
+/** Step 3: what the assistant guessed, to confirm or reject; then Continue finishes the onboarding. */
 export function ConfirmMemoriesPage() {
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
@@ -27,10 +29,7 @@ export function ConfirmMemoriesPage() {
     <PublicPage title="Confirm your memories" subtitle="The assistant keeps facts you share so it can help you better. You can review, edit or delete them at any time.">
       <OnboardingSteps current={2} />
       <div className="card">
-        <div className="empty-state empty-state--compact">
-          <h2>Nothing to confirm yet</h2>
-          <p className="muted">As you chat, what the assistant learns about you will show up here for you to confirm.</p>
-        </div>
+        <InferenceReview />
         {error && (
           <p className="notice notice--error" role="alert">
             {error} {error.includes('age') && <Link to="/new-user">Confirm your age</Link>}
@@ -40,6 +39,7 @@ export function ConfirmMemoriesPage() {
           {busy ? <Spinner label="Finishing" /> : 'Continue'}
         </button>
       </div>
+      <UndoBar />
     </PublicPage>
   );
 }

@@ -2,9 +2,12 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { saveProfile } from '../modules/auth/api/onboardingApi';
 import { logout, setUser, useAuthStatus, useUser } from '../modules/auth/state/authStore';
+import { useEffectiveFlag } from '../modules/insider/state/insiderStore';
 import { Header } from '../modules/layout/components/Header';
+import { MemorySummary } from '../modules/memory/components/MemorySummary';
 import { deleteAccount, downloadExport } from '../modules/settings/api/accountApi';
 import { InsiderPanel } from '../modules/settings/components/InsiderPanel';
+import { InvitePanel } from '../modules/settings/components/InvitePanel';
 import { VoicePanel } from '../modules/settings/components/VoicePanel';
 import { setDarkMode, useDarkMode } from '../modules/theme/state/themeStore';
 import { Dialog } from '../ui/Dialog';
@@ -27,6 +30,7 @@ export function SettingsPage() {
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const registered = status === 'registered';
+  const canInvite = useEffectiveFlag('can_create_invite') === true;
 
   const saveName = async (event: FormEvent) => {
     event.preventDefault();
@@ -124,7 +128,7 @@ export function SettingsPage() {
 
           <section className="settings__section" aria-labelledby="memories-title">
             <h2 id="memories-title">Memories</h2>
-            <p className="muted">What the assistant remembers about you will be listed here, to review, edit or delete.</p>
+            <MemorySummary />
           </section>
 
           <section className="settings__section" aria-labelledby="voice-title">
@@ -136,6 +140,13 @@ export function SettingsPage() {
             <section className="settings__section" aria-labelledby="insider-title">
               <h2 id="insider-title">Early access</h2>
               <InsiderPanel />
+            </section>
+          )}
+
+          {registered && canInvite && (
+            <section className="settings__section" aria-labelledby="invites-title">
+              <h2 id="invites-title">Invite people</h2>
+              <InvitePanel />
             </section>
           )}
 

@@ -35,7 +35,7 @@ export function SharedChatPage() {
               <p className="notice notice--info">A read-only copy shared on {new Date(shared.data.shared_at).toLocaleDateString()}.</p>
               <div className="messages">
                 {messages.map((message) => (
-                  <MessageItem key={message.id} message={message} busy={false} readOnly />
+                  <MessageItem key={message.id} message={message} busy={false} readOnly shareId={shareId} />
                 ))}
               </div>
               <p className="center">

@@ -2,7 +2,8 @@ import type { SVGProps } from 'react';
 
 export type IconName =
   | 'menu' | 'plus' | 'send' | 'stop' | 'copy' | 'check' | 'trash' | 'edit' | 'sun' | 'moon' | 'settings' | 'logout' | 'login'
-  | 'like' | 'dislike' | 'refresh' | 'share' | 'chevron-left' | 'chevron-right' | 'close' | 'user' | 'info' | 'download' | 'alert';
+  | 'like' | 'dislike' | 'refresh' | 'share' | 'chevron-left' | 'chevron-right' | 'close' | 'user' | 'info' | 'download' | 'alert'
+  | 'more' | 'paperclip' | 'file' | 'memory';
 
 const PATHS: Record<IconName, string> = {
   menu: 'M4 6h16M4 12h16M4 18h16',
@@ -29,6 +30,10 @@ const PATHS: Record<IconName, string> = {
   info: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 11v6M12 7v.5',
   download: 'M12 4v12M7 11l5 5 5-5M5 20h14',
   alert: 'M12 3 2 21h20L12 3zM12 10v5M12 18v.5',
+  more: 'M5 12a1 1 0 1 0 2 0 1 1 0 1 0-2 0M11 12a1 1 0 1 0 2 0 1 1 0 1 0-2 0M17 12a1 1 0 1 0 2 0 1 1 0 1 0-2 0',
+  paperclip: 'M20 11.5 12 19.5a5 5 0 0 1-7-7l8.5-8.5a3.5 3.5 0 0 1 5 5L10 17.5a2 2 0 0 1-3-3L14.5 7',
+  file: 'M14 3H6v18h12V7l-4-4zM14 3v4h4M9 13h6M9 17h4',
+  memory: 'M6 3h12v18l-6-4-6 4V3z',
 };
 
 type IconProps = SVGProps<SVGSVGElement> & { name: IconName; size?: number };

@@ -1,11 +1,13 @@
+import type { FileReference } from '@app/contracts/chat';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { handleLightCopy } from '../../../ui/clipboard';
 import { Icon } from '../../../ui/Icon';
 import { Spinner } from '../../../ui/Spinner';
 import { showToast } from '../../../ui/toastStore';
 import { useAuth } from '../../auth/state/authStore';
+import { createAttachmentDraft } from '../../files/state/attachmentDraft';
 import { Header } from '../../layout/components/Header';
 import { uiStore, useUi } from '../../layout/state/uiStore';
 import { createConversation } from '../api/chatApi';
@@ -13,12 +15,16 @@ import { addConversation, useConversations, useFeedback, useMessages, useSwitchB
 import { dismissDraft, regenerateReply, sendMessage, stopGenerating, useReplyDraft } from '../state/replyStore';
 import { activeHistory, latestLeafFrom, siblingsOf, toDisplayMessage, type DisplayMessage } from '../utils/history';
 import { Composer } from './Composer';
+import { ConversationMenu } from './ConversationMenu';
 import { UNTITLED } from './ConversationList';
 import { DraftReply } from './DraftReply';
-import { MessageItem } from './MessageItem';
+import { MessageItem, messageElementId } from './MessageItem';
 import { ShareDialog } from './ShareDialog';
 
 type ChatViewProps = { chatId?: string };
+
+const MESSAGE_HASH = '#message-';
+const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
 
 const SUGGESTIONS = ['Plan a relaxed weekend in Lisbon', 'Explain how vaccines train the immune system', 'Write a polite reminder about an unpaid invoice', 'Give me a 20-minute dinner idea with chickpeas'];
 
@@ -36,6 +42,14 @@ export function ChatView({ chatId }: ChatViewProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const prompt = (location.state as { prompt?: string } | null)?.prompt;
+  const [attachments] = useState(() => createAttachmentDraft());
+  useEffect(() => () => attachments.dispose(), [attachments]);
+  const [dragging, setDragging] = useState(false);
+  const dragDepth = useRef(0);
+  // A link to one message (from the memories page): #message-{id}.
+  const target = location.hash.startsWith(MESSAGE_HASH) ? decodeURIComponent(location.hash.slice(MESSAGE_HASH.length)) : null;
+  const [highlighted, setHighlighted] = useState<string | null>(null);
+  const reached = useRef<string | null>(null);
 
   const conversation = conversations.data?.find((c) => c.chat_id === chatId);
   const all = useMemo(() => (messagesQuery.data ?? []).map(toDisplayMessage), [messagesQuery.data]);
@@ -54,7 +68,7 @@ export function ChatView({ chatId }: ChatViewProps) {
     if (!draft || draft.regenerateOf) return null;
     if (draft.userMessage) return toDisplayMessage(draft.userMessage);
     if (draft.pendingUserText === null) return null;
-    return { ...toDisplayMessage({ message_id: 'pending', chat_id: draft.chatId, content: draft.pendingUserText, sender: 'user', author_user_id: null, expert_id: null, expert_name: null, feedback: null, hidden: false, previous_message_id: draft.previousMessageId, metadata: {}, created_at: new Date().toISOString() }) };
+    return { ...toDisplayMessage({ message_id: 'pending', chat_id: draft.chatId, content: draft.pendingUserText, sender: 'user', author_user_id: null, expert_id: null, expert_name: null, feedback: null, hidden: false, previous_message_id: draft.previousMessageId, metadata: draft.pendingFiles.length ? { files: draft.pendingFiles } : {}, created_at: new Date().toISOString() }) };
   }, [draft]);
 
   const hasMessages = visible.length > 0 || !!draft;
@@ -68,7 +82,31 @@ export function ChatView({ chatId }: ChatViewProps) {
     if (element && stick.current) element.scrollTop = element.scrollHeight;
   }, [visible.length, draft?.text, draft?.reasoning, draft?.streaming, pendingUser?.id]);
 
-  const send = async (text: string, previousMessageId?: string | null) => {
+  // Scroll to the linked message and mark it; on another branch, switch to that branch first.
+  useEffect(() => {
+    if (!target || reached.current === target || !chatId || !messagesQuery.isSuccess) return;
+    if (!history.some((m) => m.id === target)) {
+      if (all.some((m) => m.id === target) && !switchBranch.isPending) {
+        reached.current = null;
+        switchBranch.mutate({ chatId, leafId: latestLeafFrom(target, all) });
+      }
+      return;
+    }
+    const element = document.getElementById(messageElementId(target));
+    if (!element) return;
+    reached.current = target;
+    stick.current = false;
+    setHighlighted(target);
+    element.scrollIntoView({ block: 'center' });
+    requestAnimationFrame(() => document.getElementById(messageElementId(target))?.focus({ preventScroll: true }));
+  }, [target, chatId, messagesQuery.isSuccess, history, all, switchBranch]);
+  useEffect(() => {
+    if (!highlighted) return;
+    const timer = setTimeout(() => setHighlighted(null), 4_000);
+    return () => clearTimeout(timer);
+  }, [highlighted]);
+
+  const send = async (text: string, previousMessageId?: string | null, files: FileReference[] = []) => {
     let id = chatId;
     stick.current = true;
     if (!id) {
@@ -83,7 +121,7 @@ export function ChatView({ chatId }: ChatViewProps) {
       }
     }
     const previous = previousMessageId !== undefined ? previousMessageId : (history.at(-1)?.id ?? null);
-    await sendMessage(client, id, text, previous);
+    await sendMessage(client, id, text, previous, files);
   };
 
   const regenerate = (assistant: DisplayMessage) => {
@@ -100,7 +138,7 @@ export function ChatView({ chatId }: ChatViewProps) {
     else if (draft.pendingUserText) {
       const text = draft.pendingUserText;
       dismissDraft();
-      void send(text, draft.previousMessageId);
+      void send(text, draft.previousMessageId, draft.pendingFiles);
     }
   };
 
@@ -109,17 +147,53 @@ export function ChatView({ chatId }: ChatViewProps) {
   const title = chatId ? (conversation?.conversation_title ?? (conversations.isLoading ? '' : UNTITLED)) : 'New chat';
 
   return (
-    <div className="chat">
+    <div
+      className="chat"
+      data-dragging={dragging || undefined}
+      onDragEnter={(event) => {
+        if (!hasFiles(event) || notFound) return;
+        dragDepth.current += 1;
+        setDragging(true);
+      }}
+      onDragOver={(event) => {
+        if (!hasFiles(event) || notFound) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+      }}
+      onDragLeave={(event) => {
+        if (!hasFiles(event)) return;
+        dragDepth.current = Math.max(0, dragDepth.current - 1);
+        if (dragDepth.current === 0) setDragging(false);
+      }}
+      onDrop={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        dragDepth.current = 0;
+        setDragging(false);
+        if (!notFound) attachments.add(event.dataTransfer.files);
+      }}
+    >
       <Header
         title={<h1 className="header__heading">{title}</h1>}
         actions={
-          shareVisible && chatId ? (
-            <button type="button" className="icon-button" aria-label="Share conversation" title="Share" onClick={() => uiStore.set({ shareChatModalOpen: true })}>
-              <Icon name="share" />
-            </button>
+          chatId && !notFound ? (
+            <>
+              {shareVisible && (
+                <button type="button" className="icon-button" aria-label="Share conversation" title="Share" onClick={() => uiStore.set({ shareChatModalOpen: true })}>
+                  <Icon name="share" />
+                </button>
+              )}
+              <ConversationMenu chatId={chatId} />
+            </>
           ) : null
         }
       />
+      {dragging && (
+        <div className="drop-hint" aria-hidden="true">
+          <Icon name="paperclip" size={28} />
+          <p>Drop files to attach them</p>
+        </div>
+      )}
       <div
         className="chat__scroll"
         ref={scroller}
@@ -172,6 +246,8 @@ export function ChatView({ chatId }: ChatViewProps) {
                     onEdit={message.isUser ? (text) => void send(text, message.previous_message_id) : undefined}
                     onRegenerate={message.isUser ? undefined : () => regenerate(message)}
                     onFeedback={message.isUser ? undefined : (value, verbose) => feedback.mutate({ messageId: message.id, feedback: value, verbose })}
+                    highlighted={highlighted === message.id}
+                    linked={target === message.id}
                   />
                 );
               })}
@@ -182,7 +258,7 @@ export function ChatView({ chatId }: ChatViewProps) {
         </div>
       </div>
       <div className="chat__composer">
-        <Composer onSend={(text) => void send(text)} onStop={() => void stopGenerating()} streaming={streaming} stopping={!!draft?.stopping} initialText={prompt} disabled={notFound} />
+        <Composer onSend={(text, files) => void send(text, undefined, files)} onStop={() => void stopGenerating()} streaming={streaming} stopping={!!draft?.stopping} initialText={prompt} disabled={notFound} attachments={attachments} />
         <p className="chat__disclaimer">The assistant can make mistakes. Check important information.</p>
       </div>
       {chatId && <ShareDialog chatId={chatId} />}

@@ -1,21 +1,32 @@
+import type { FileReference } from '@app/contracts/chat';
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../../../ui/Icon';
+import { useStore } from '../../common/state/createStore';
+import { ACCEPTED_FILE_TYPES } from '../../files/api/filesApi';
+import { AttachmentTray } from '../../files/components/AttachmentTray';
+import type { AttachmentDraft } from '../../files/state/attachmentDraft';
 
 type ComposerProps = {
-  onSend: (text: string) => void;
+  onSend: (text: string, files: FileReference[]) => void;
   onStop: () => void;
   streaming: boolean;
   stopping: boolean;
   initialText?: string;
   disabled?: boolean;
+  /** The files attached to this message (by the button, a drop on the page, or a paste). */
+  attachments: AttachmentDraft;
 };
 
 const MAX_LENGTH = 32_000;
+const ACCEPT = [...ACCEPTED_FILE_TYPES, '.md', '.csv', '.txt'].join(',');
 
-/** The message box: Enter sends, Shift+Enter breaks the line; Stop while a reply streams. */
-export function Composer({ onSend, onStop, streaming, stopping, initialText = '', disabled }: ComposerProps) {
+/** The message box: Enter sends, Shift+Enter breaks the line; Stop while a reply streams; files attach by button, drop or paste. */
+export function Composer({ onSend, onStop, streaming, stopping, initialText = '', disabled, attachments }: ComposerProps) {
   const [text, setText] = useState(initialText);
   const area = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const uploading = useStore(attachments, (s) => s.items.some((item) => item.status === 'uploading'));
+  const attached = useStore(attachments, (s) => s.items.length);
   useEffect(() => {
     const element = area.current;
     if (!element) return;
@@ -25,10 +36,12 @@ export function Composer({ onSend, onStop, streaming, stopping, initialText = ''
   useEffect(() => {
     if (initialText) setText(initialText);
   }, [initialText]);
+  const blocked = !text.trim() || streaming || !!disabled || uploading;
   const submit = () => {
     const content = text.trim();
-    if (!content || streaming || disabled) return;
-    onSend(content);
+    if (blocked) return;
+    onSend(content, attachments.references());
+    attachments.clear();
     setText('');
   };
   return (
@@ -39,34 +52,61 @@ export function Composer({ onSend, onStop, streaming, stopping, initialText = ''
         submit();
       }}
     >
-      <label htmlFor="composer-input" className="visually-hidden">
-        Message
-      </label>
-      <textarea
-        id="composer-input"
-        ref={area}
-        rows={1}
-        value={text}
-        maxLength={MAX_LENGTH}
-        placeholder="Message the assistant"
-        autoFocus={typeof window !== 'undefined' && window.innerWidth >= 768}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      <AttachmentTray draft={attachments} />
+      <div className="composer__row">
+        <button type="button" className="icon-button composer__attach" aria-label="Attach files" title="Attach files (or drop or paste them)" disabled={disabled} onClick={() => picker.current?.click()}>
+          <Icon name="paperclip" />
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          accept={ACCEPT}
+          hidden
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(event) => {
+            if (event.target.files) attachments.add(event.target.files);
+            event.target.value = '';
+            area.current?.focus();
+          }}
+        />
+        <label htmlFor="composer-input" className="visually-hidden">
+          Message
+        </label>
+        <textarea
+          id="composer-input"
+          ref={area}
+          rows={1}
+          value={text}
+          maxLength={MAX_LENGTH}
+          placeholder={attached ? 'Say something about the files' : 'Message the assistant'}
+          autoFocus={typeof window !== 'undefined' && window.innerWidth >= 768}
+          onChange={(event) => setText(event.target.value)}
+          onPaste={(event) => {
+            // Files pasted alone attach; a paste that also carries text stays text.
+            const files = [...event.clipboardData.files];
+            if (files.length === 0 || event.clipboardData.types.includes('text/plain')) return;
             event.preventDefault();
-            submit();
-          }
-        }}
-      />
-      {streaming ? (
-        <button type="button" className="composer__button composer__button--stop" onClick={onStop} disabled={stopping} aria-label="Stop generating" title="Stop generating">
-          <Icon name="stop" />
-        </button>
-      ) : (
-        <button type="submit" className="composer__button" disabled={!text.trim() || disabled} aria-label="Send message" title="Send (Enter)">
-          <Icon name="send" />
-        </button>
-      )}
+            attachments.add(files);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault();
+              submit();
+            }
+          }}
+        />
+        {streaming ? (
+          <button type="button" className="composer__button composer__button--stop" onClick={onStop} disabled={stopping} aria-label="Stop generating" title="Stop generating">
+            <Icon name="stop" />
+          </button>
+        ) : (
+          <button type="submit" className="composer__button" disabled={blocked} aria-label="Send message" title={uploading ? 'Waiting for the files to upload' : 'Send (Enter)'}>
+            <Icon name="send" />
+          </button>
+        )}
+      </div>
     </form>
   );
 }

@@ -2,7 +2,9 @@ import { useEffectiveFlag } from '../../insider/state/insiderStore';
 import { Markdown } from '../../markdown/components/Markdown';
 import { useModelPhase, type ModelPhase } from '../hooks/useModelPhase';
 import type { ReplyDraft } from '../state/replyStore';
-import { FileImages, Reasoning } from './MessageItem';
+import { Attachments } from '../../files/components/Attachments';
+import { Spinner } from '../../../ui/Spinner';
+import { Reasoning } from './MessageItem';
 import { PhaseLine } from './PhaseLine';
 
 type DraftReplyProps = { draft: ReplyDraft; onRetry?: () => void };
@@ -17,7 +19,7 @@ export function DraftReply({ draft, onRetry }: DraftReplyProps) {
   // The server's phase wins when it is further along than the timer.
   const server = draft.serverPhase ?? 'idle';
   const phase = waiting ? (ORDER.indexOf(server) > ORDER.indexOf(timed) ? server : timed) : 'idle';
-  const images = draft.partialImages.filter((image): image is string => !!image);
+  const generating = draft.partialImages.some(Boolean) && draft.images.length === 0;
   return (
     <article className="message message--assistant message--draft" aria-label="The assistant is replying" aria-busy={draft.streaming}>
       <PhaseLine phase={phase} />
@@ -29,14 +31,16 @@ export function DraftReply({ draft, onRetry }: DraftReplyProps) {
           {draft.streaming && <span className="caret" aria-hidden="true" />}
         </div>
       )}
-      {images.length > 0 && draft.images.length === 0 && (
-        <div className="message__images message__images--partial">
-          {images.map((src, index) => (
-            <img key={index} src={src} alt={`Image preview ${index + 1}`} />
+      {generating && (
+        <ul className="image-slots" aria-label="Image being generated">
+          {draft.partialImages.map((src, index) => (
+            <li key={index} className="image-slot" data-filled={!!src || undefined}>
+              {src ? <img src={src} alt={`Preview ${index + 1} of the image being generated`} /> : draft.streaming ? <Spinner label={`Preview ${index + 1} on its way`} /> : null}
+            </li>
           ))}
-        </div>
+        </ul>
       )}
-      <FileImages files={draft.images} />
+      <Attachments files={draft.images} label="Generated images" />
       {draft.error && (
         <div className="notice notice--error" role="alert">
           {draft.error}

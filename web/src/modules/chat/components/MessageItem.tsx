@@ -1,9 +1,9 @@
-import type { FileReference } from '@app/contracts/chat';
 import { useRef, useState, type ReactNode } from 'react';
 import { toLightHtml } from '../../../ui/clipboard';
 import { CopyButton } from '../../../ui/CopyButton';
 import { Dialog } from '../../../ui/Dialog';
 import { Icon } from '../../../ui/Icon';
+import { Attachments } from '../../files/components/Attachments';
 import { useEffectiveFlag } from '../../insider/state/insiderStore';
 import { Markdown } from '../../markdown/components/Markdown';
 import type { DisplayMessage } from '../utils/history';
@@ -19,21 +19,16 @@ type MessageItemProps = {
   onRegenerate?: () => void;
   onFeedback?: (feedback: 'like' | 'dislike' | null, verbose?: string | null) => void;
   readOnly?: boolean;
+  /** On a shared page: attachments are read through the share. */
+  shareId?: string;
+  /** Scrolled to and marked for a moment (a link from the memories page). */
+  highlighted?: boolean;
+  /** The message a link leads to: it takes the focus. */
+  linked?: boolean;
 };
 
-export function FileImages({ files }: { files: FileReference[] }) {
-  const images = files.filter((file) => file.mime_type.startsWith('image/'));
-  if (images.length === 0) return null;
-  return (
-    <div className="message__images">
-      {images.map((file) => (
-        <a key={file.object_store_object_id} href={`/api/v1/files/view/${encodeURIComponent(file.object_store_object_id)}`} target="_blank" rel="noopener noreferrer">
-          <img src={`/api/v1/files/view/${encodeURIComponent(file.object_store_object_id)}`} alt="Generated image" loading="lazy" />
-        </a>
-      ))}
-    </div>
-  );
-}
+/** Where a message is in the page (the memories page links to it). */
+export const messageElementId = (id: string) => `message-${id}`;
 
 export function Reasoning({ text, open }: { text: string; open?: boolean }) {
   if (!text.trim()) return null;
@@ -54,7 +49,7 @@ export function OfflineNote() {
   );
 }
 
-export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFeedback, readOnly }: MessageItemProps) {
+export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFeedback, readOnly, shareId, highlighted, linked }: MessageItemProps) {
   const body = useRef<HTMLDivElement>(null);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(message.text);
@@ -68,7 +63,8 @@ export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFee
 
   if (message.isUser) {
     return (
-      <article className="message message--user" aria-label="You said">
+      <article className={`message message--user${highlighted ? ' message--highlight' : ''}`} id={messageElementId(message.id)} tabIndex={linked ? -1 : undefined} aria-label="You said">
+        <Attachments files={message.files} shareId={shareId} label="Your attachments" />
         {editing ? (
           <form
             className="message__edit"
@@ -98,7 +94,6 @@ export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFee
             {message.text}
           </div>
         )}
-        <FileImages files={message.files} />
         {!editing && (
           <div className="message__actions">
             {branch && <BranchSwitcher {...branch} disabled={busy} />}
@@ -146,13 +141,18 @@ export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFee
   );
 
   return (
-    <article className="message message--assistant" aria-label={message.expert_name ? `${message.expert_name} said` : 'The assistant said'}>
+    <article
+      className={`message message--assistant${highlighted ? ' message--highlight' : ''}`}
+      id={messageElementId(message.id)}
+      tabIndex={linked ? -1 : undefined}
+      aria-label={message.expert_name ? `${message.expert_name} said` : 'The assistant said'}
+    >
       <Reasoning text={typeof metadata.reasoning === 'string' ? metadata.reasoning : ''} />
       {showRewritten && metadata.rewritten_query && <p className="rewritten">Searched for: “{metadata.rewritten_query}”</p>}
       <div className="message__body" ref={body}>
         <Markdown text={message.text} />
       </div>
-      <FileImages files={message.files} />
+      <Attachments files={message.files} shareId={shareId} label="Images and files of the reply" />
       {metadata.incomplete && (
         <div className="notice notice--warning" role="note">
           <Icon name="alert" size={15} /> The reply was cut short.

@@ -14,6 +14,8 @@ export type ReplyDraft = {
   previousMessageId: string | null;
   /** The user text shown until the server's stored user message arrives. */
   pendingUserText: string | null;
+  /** The files sent with it (shown with it, sent again by a retry). */
+  pendingFiles: FileReference[];
   /** When regenerating: the user message being answered again. */
   regenerateOf: string | null;
   userMessage: Message | null;
@@ -72,11 +74,12 @@ function update(patch: (draft: ReplyDraft) => Partial<ReplyDraft>): void {
   replyStore.set((s) => (s.draft ? { draft: { ...s.draft, ...patch(s.draft) } } : {}));
 }
 
-function newDraft(chatId: string, previousMessageId: string | null, pendingUserText: string | null, regenerateOf: string | null): ReplyDraft {
+function newDraft(chatId: string, previousMessageId: string | null, pendingUserText: string | null, regenerateOf: string | null, pendingFiles: FileReference[] = []): ReplyDraft {
   return {
     chatId,
     previousMessageId,
     pendingUserText,
+    pendingFiles,
     regenerateOf,
     userMessage: null,
     assistantMessage: null,
@@ -168,8 +171,8 @@ async function finish(client: QueryClient, chatId: string): Promise<void> {
 }
 
 export function sendMessage(client: QueryClient, chatId: string, content: string, previousMessageId: string | null, files?: FileReference[]): Promise<void> {
-  const draft = newDraft(chatId, previousMessageId, content, null);
-  return run(client, chatId, sendMessageUrl(chatId), sendInit({ content, previous_message_id: previousMessageId, files }), draft);
+  const draft = newDraft(chatId, previousMessageId, content, null, files ?? []);
+  return run(client, chatId, sendMessageUrl(chatId), sendInit({ content, previous_message_id: previousMessageId, files: files?.length ? files : undefined }), draft);
 }
 
 /** Answers a user message again, as a new branch. */

@@ -40,7 +40,7 @@ export function InsiderPanel() {
           ))}
         </fieldset>
       )}
-      {effective.can_create_invite && <p className="muted small">You can invite people to the assistant.</p>}
+      {effective.can_create_invite && <p className="muted small">You can invite people to the assistant: see “Invite people” below.</p>}
       {error && <p className="notice notice--error" role="alert">{error}</p>}
     </div>
   );

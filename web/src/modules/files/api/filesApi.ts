@@ -1,0 +1,69 @@
+import { PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
+import type { FileReference } from '@app/contracts/chat';
+import type { FileUploadResult, PresignedFile } from '@app/contracts/files';
+import { isAuthenticated, readCall, writeCall } from '../../common/api/dataCall';
+import { ApiError } from '../../common/api/http';
+
+/**
+ * The types the files service stores (ALLOWED_FILE_TYPES of the files contract, repeated here so
+ * the chat's first load does not carry the contract's schemas); the server decides by the bytes.
+ */
+export const ACCEPTED_FILE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain', 'text/markdown', 'text/csv'] as const;
+/** At most this many files on one message (SendMessageBodySchema). */
+export const MAX_ATTACHMENTS = 10;
+
+export const presignFailure = (id: string) => `Failed to get presigned URL for file ${id}`;
+
+/** A presigned file as the client holds it: the reference, the answer, and isLoading (section 3). */
+export type AttachmentView = FileReference & PresignedFile & { isLoading: boolean };
+
+export const isImage = (mimeType: string) => mimeType.startsWith('image/');
+
+/**
+ * POST /api/v1/files/ (multipart, field `file`). A 413 or 415 says why in its `detail`, shown as it
+ * is; without one a plain sentence. Needs a login ('Not authenticated'); a 401 logs out.
+ */
+export async function uploadFile(file: File, signal?: AbortSignal): Promise<FileUploadResult> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  try {
+    return await writeCall<FileUploadResult>('/api/v1/files/', { method: 'POST', body: form, signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.message === `API Error: ${error.status}`) {
+      if (error.status === 413) throw new ApiError('This file is too large to attach.', 413);
+      if (error.status === 415) throw new ApiError('This type of file cannot be attached.', 415);
+    }
+    throw error;
+  }
+}
+
+export type PresignOptions = { shareId?: string | null; previewResolution?: number };
+
+/**
+ * GET /api/v1/files/presigned/{id}: preview_resolution (default 256) only for image/* (section 5),
+ * share_id on a shared page. Null without a login or after a 401 (which logs out); any other
+ * failure throws 'Failed to get presigned URL for file {id}'.
+ */
+export function fetchPresignedFile(file: FileReference, { shareId, previewResolution = PRODUCT_CONSTANTS.previewResolutionDefault }: PresignOptions = {}): Promise<PresignedFile | null> {
+  const query = new URLSearchParams();
+  if (isImage(file.mime_type)) query.set('preview_resolution', String(previewResolution));
+  if (shareId) query.set('share_id', shareId);
+  const search = query.toString() ? `?${query}` : '';
+  return readCall<PresignedFile | null>(`/api/v1/files/presigned/${encodeURIComponent(file.object_store_object_id)}${search}`, null, presignFailure(file.object_store_object_id));
+}
+
+/**
+ * The attachments of a message, each with isLoading = true for the page to clear once shown. An
+ * overall failure is logged and yields an empty list (section 8), as does a missing login.
+ */
+export async function fetchPresignedFiles(files: FileReference[], options: PresignOptions = {}): Promise<AttachmentView[]> {
+  if (!isAuthenticated() || files.length === 0) return [];
+  try {
+    const answers = await Promise.all(files.map((file) => fetchPresignedFile(file, options)));
+    if (answers.some((answer) => answer === null)) return [];
+    return answers.map((answer, index) => ({ ...files[index], ...answer!, isLoading: true }));
+  } catch (error) {
+    console.error(error);
+    return [];
+  }
+}
