@@ -35,6 +35,10 @@ function processesUsing(dataDir: string): number[] {
 
 export interface Product {
   url: string;
+  /** Where the embedded PostgreSQL keeps its data (and its password file). */
+  dataDir: string;
+  /** The embedded PostgreSQL's port. */
+  pgPort: number;
   output: () => string;
   stop: () => Promise<void>;
 }
@@ -71,6 +75,8 @@ export async function startProduct(env: NodeJS.ProcessEnv = {}): Promise<Product
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    dataDir,
+    pgPort,
     output: () => output,
     stop: async () => {
       child.kill('SIGTERM');
@@ -131,5 +137,18 @@ export async function smsCodeFor(baseUrl: string, phone: string): Promise<string
     if (code) return code;
     if (Date.now() > deadline) throw new Error(`No code texted to ${phone}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A statement run as an operator would, on the product's embedded PostgreSQL (password from DATA_DIR). */
+export async function productSql(product: Product, text: string, params: unknown[] = []): Promise<unknown[]> {
+  const { Client } = await import('pg');
+  const password = readFileSync(join(product.dataDir, 'postgres.password'), 'utf8').trim();
+  const client = new Client({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${product.pgPort}/postgres` });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
   }
 }

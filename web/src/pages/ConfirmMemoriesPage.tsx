@@ -35,7 +35,7 @@ export function ConfirmMemoriesPage() {
             {error} {error.includes('age') && <Link to="/new-user">Confirm your age</Link>}
           </p>
         )}
-        <button type="button" className="button button--primary button--block" onClick={done} disabled={busy}>
+        <button type="button" id="confirm-memories-continue" className="button button--primary button--block" onClick={done} disabled={busy}>
           {busy ? <Spinner label="Finishing" /> : 'Continue'}
         </button>
       </div>

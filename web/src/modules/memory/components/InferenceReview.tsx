@@ -23,6 +23,8 @@ export function InferenceReview() {
   const confirm = (id: string) => {
     setConfirmedHere((ids) => [...ids, id]);
     void confirmMemory(id).catch(() => undefined);
+    // Its buttons go: the focus moves to the next guess, else to what follows the list.
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('.inference-review [data-guess] button, #confirm-memories-continue')?.focus());
   };
 
   if (scope === '' && status === 'error') {

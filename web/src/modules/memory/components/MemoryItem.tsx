@@ -96,7 +96,17 @@ export function MemoryItem({ memory, busy }: MemoryItemProps) {
           <div className="memory__actions">
             {guess && (
               <>
-                <button type="button" className="button button--primary button--small" disabled={busy} onClick={() => void confirmMemory(memory.user_memory_id).catch(() => undefined)} aria-label={`Confirm: ${memory.text}`}>
+                <button
+                  type="button"
+                  className="button button--primary button--small"
+                  disabled={busy}
+                  onClick={() => {
+                    // The buttons go once it is confirmed: the focus moves on to Edit.
+                    void confirmMemory(memory.user_memory_id).catch(() => undefined);
+                    requestAnimationFrame(() => editButton.current?.focus());
+                  }}
+                  aria-label={`Confirm: ${memory.text}`}
+                >
                   <Icon name="check" size={16} /> Confirm
                 </button>
                 <button
@@ -114,7 +124,6 @@ export function MemoryItem({ memory, busy }: MemoryItemProps) {
               type="button"
               ref={editButton}
               className="icon-button icon-button--small"
-              disabled={busy}
               aria-label={`Edit: ${memory.text}`}
               title="Edit"
               onClick={() => {
@@ -127,7 +136,6 @@ export function MemoryItem({ memory, busy }: MemoryItemProps) {
             <button
               type="button"
               className="icon-button icon-button--small"
-              disabled={busy}
               aria-label={`Delete: ${memory.text}`}
               title="Delete"
               onClick={() => void removeMemory(memory.user_memory_id)}

@@ -18,6 +18,8 @@ export function InvitePanel() {
   const [error, setError] = useState<string | null>(null);
   const [invites, setInvites] = useState<Invite[]>([]);
   const usesHint = useId();
+  const usesId = useId();
+  const daysId = useId();
   const uses = Number(maxUses);
   const usesValid = Number.isInteger(uses) && uses >= INVITE_LIMITS.maxUses.min && uses <= INVITE_LIMITS.maxUses.max;
 
@@ -38,11 +40,12 @@ export function InvitePanel() {
 
   return (
     <div className="stack">
-      <p className="muted">Create a link that lets people sign up. Share it with those you want to invite.</p>
+      <p className="muted invite-intro">Create a link that lets people sign up. Share it with those you want to invite.</p>
       <form className="form form--inline invite-form" onSubmit={submit} noValidate>
-        <label className="field">
-          <span>Number of uses</span>
+        <div className="field">
+          <label htmlFor={usesId}>Number of uses</label>
           <input
+            id={usesId}
             type="number"
             inputMode="numeric"
             min={INVITE_LIMITS.maxUses.min}
@@ -56,18 +59,17 @@ export function InvitePanel() {
           <small className="muted" id={usesHint}>
             From {INVITE_LIMITS.maxUses.min} to {INVITE_LIMITS.maxUses.max}
           </small>
-        </label>
-        <label className="field">
-          <span>Expires after</span>
-          <select value={days} onChange={(event) => setDays(Number(event.target.value))}>
+        </div>
+        <div className="field">
+          <label htmlFor={daysId}>Expires after</label>
+          <select id={daysId} value={days} onChange={(event) => setDays(Number(event.target.value))}>
             {EXPIRY_CHOICES.map((n) => (
               <option key={n} value={n}>
                 {n === 1 ? '1 day' : `${n} days`}
               </option>
             ))}
           </select>
-          <small className="muted">&nbsp;</small>
-        </label>
+        </div>
         <button type="submit" className="button button--primary invite-form__submit" disabled={busy}>
           {busy ? <Spinner label="Creating the invite" /> : 'Create invite link'}
         </button>
