@@ -11,9 +11,13 @@ type AttachmentsProps = { files: FileReference[]; shareId?: string | null; label
  * The attachments of a message: a preview for images, a chip with the name for other files, a
  * spinner while each loads; a click opens the file (its signed link) in a new tab.
  */
-export function Attachments({ files, shareId, label = 'Attachments' }: AttachmentsProps) {
+export function Attachments(props: AttachmentsProps) {
+  // Most messages have none: no query at all for them.
+  return props.files.length > 0 ? <AttachmentList {...props} /> : null;
+}
+
+function AttachmentList({ files, shareId, label = 'Attachments' }: AttachmentsProps) {
   const query = usePresignedFiles(files, shareId);
-  if (files.length === 0) return null;
   const views = query.data ?? [];
   if (query.isSuccess && views.length === 0) {
     return (
