@@ -219,8 +219,17 @@ describe('attachments, memories and invites in a browser', () => {
       await memoriesWhen(page, (m) => m.length === 4);
       const chatUrl = page.url();
 
-      // From the conversation's menu: what it remembers from this conversation.
-      await page.getByRole('button', { name: 'Conversation options' }).click();
+      // From the conversation's menu: what it remembers from this conversation (keyboard first:
+      // Enter opens it, Tab reaches the link, Escape closes it and gives the focus back).
+      const options = page.getByRole('button', { name: 'Conversation options' });
+      await options.focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('What the assistant remembers from this conversation');
+      await page.keyboard.press('Escape');
+      expect(await options.getAttribute('aria-expanded')).toBe('false');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Conversation options');
+      await options.click();
       await screenshot(page, 'conversation-menu');
       await page.getByRole('link', { name: 'What the assistant remembers from this conversation' }).click();
       await page.waitForURL(/\/memories\?source_chat_id=/);
