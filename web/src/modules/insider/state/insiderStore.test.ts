@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
 import { authStore } from '../../auth/state/authStore';
-import { DEFAULT_FLAGS, effectiveFlags, FORBIDDEN_FLAGS, insiderStore, loadInsider, setInsiderEnabled, updateFlags } from './insiderStore';
+import { DEFAULT_FLAGS, effectiveFlags, FORBIDDEN_FLAGS, insiderStore, loadInsider, loadInsiderForSettings, setInsiderEnabled, updateFlags } from './insiderStore';
 
 const FLAGS = { dislike_button_verbose_feedback: true, show_rewritten_user_message: false, show_auto_model_selection: true, enable_ko_search: null, can_create_invite: true };
 
@@ -26,6 +26,17 @@ describe('insider mode and flags (sections 4 and 6)', () => {
     await loadInsider();
     expect(api.called('GET /api/v1/user_config/insider-mode/insider-flags')).toHaveLength(1);
     expect(insiderStore.get().flags).toEqual(FLAGS);
+  });
+
+  it('in settings, reads the invite right of an insider whose insider mode is off (section 6)', async () => {
+    const api = mockFetch({
+      'GET /api/v1/user_config/insider-mode': json(200, { is_insider: true, is_insider_enabled: false }),
+      'GET /api/v1/user_config/insider-mode/insider-flags': json(200, { ...DEFAULT_FLAGS, can_create_invite: true }),
+    });
+    await loadInsiderForSettings();
+    expect(api.called('GET /api/v1/user_config/insider-mode/insider-flags')).toHaveLength(1);
+    const { status, flags } = insiderStore.get();
+    expect(effectiveFlags(status, flags).can_create_invite).toBe(true);
   });
 
   it('maps a 403 on the flags read to no flags at all', async () => {

@@ -53,6 +53,16 @@ export async function loadInsider(): Promise<void> {
   }
 }
 
+/**
+ * For the settings page: an insider with insider mode off still has can_create_invite in force
+ * (section 6), which start-up does not fetch (section 4). The server's answer then holds only that.
+ */
+export async function loadInsiderForSettings(): Promise<void> {
+  await loadInsider();
+  const { status } = insiderStore.get();
+  if (status.is_insider && !status.is_insider_enabled) await loadFlags();
+}
+
 export async function loadFlags(): Promise<void> {
   try {
     const flags = await fetchInsiderFlags();

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Spinner } from '../../../ui/Spinner';
-import { effectiveFlags, loadInsider, setInsiderEnabled, updateFlags, useInsider, type FlagName } from '../../insider/state/insiderStore';
+import { effectiveFlags, loadInsiderForSettings, setInsiderEnabled, updateFlags, useInsider, type FlagName } from '../../insider/state/insiderStore';
 
 const FLAG_LABELS: Record<Exclude<FlagName, 'can_create_invite'>, string> = {
   dislike_button_verbose_feedback: 'Ask why when I dislike a reply',
@@ -17,7 +17,7 @@ export function InsiderPanel() {
   const unavailable = useInsider((s) => s.unavailable);
   const error = useInsider((s) => s.error);
   useEffect(() => {
-    void loadInsider();
+    void loadInsiderForSettings();
   }, []);
   if (unavailable) return <p className="muted">Early-access settings are not available on this server yet.</p>;
   if (!status.is_insider) return <p className="muted">Early access is by invitation. When you are an insider, its switches show up here.</p>;
