@@ -31,7 +31,7 @@ describe('the offline model (the embedded default)', () => {
     const first = await send('What is the capital of Portugal?');
     const second = await send('What is the capital of Portugal?');
     const reply = first.events.find((e) => e.event === 'assistant_message')!.data;
-    expect(reply.metadata).toMatchObject({ provider: 'offline', model: 'offline' });
+    expect(reply.metadata).toMatchObject({ provider: 'offline', model: 'offline', auto_selected: false });
     expect(texts(first.events)).toContain("I'm the offline model");
     expect(texts(first.events)).toContain('OPENAI_API_KEY');
     expect(texts(first.events)).toBe(texts(second.events));

@@ -2,7 +2,7 @@ import { FakeOpenAI } from '@app/testing';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { guestToken, launchBrowser, newContext, productSql, screenshot, smsCodeFor, startProduct, VIEWPORTS, type Product } from './support/product';
+import { guestToken, launchBrowser, newContext, productSql, screenshot, signInAndOnboard as signInAndOnboardAs, startProduct, VIEWPORTS, type Product } from './support/product';
 
 type Viewport = { width: number; height: number };
 type Memory = { user_memory_id: string; text: string; is_inference: boolean; is_confirmed: boolean };
@@ -79,21 +79,7 @@ describe('attachments, memories and invites in a browser', () => {
     }
   }
 
-  async function signInAndOnboard(page: Page, name: string): Promise<void> {
-    const phone = nextPhone();
-    await page.goto('/login');
-    await page.getByLabel('Mobile number').fill(phone);
-    await page.getByRole('button', { name: 'Text me a code' }).click();
-    await page.getByLabel('Code').fill(await smsCodeFor(product.url, phone));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/new-user');
-    await page.getByLabel('Your date of birth').fill('1990-04-23');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL('**/onboarding');
-    await page.getByLabel('Name').fill(name);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL('**/confirm-memories');
-  }
+  const signInAndOnboard = (page: Page, name: string) => signInAndOnboardAs(page, product.url, nextPhone(), name);
 
   describe('attachments (issue 7)', () => {
     const needsFiles = () => {

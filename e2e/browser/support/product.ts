@@ -152,3 +152,19 @@ export async function productSql(product: Product, text: string, params: unknown
     await client.end();
   }
 }
+
+/** Signs in on /login with a texted code (read from the development inbox) and onboards to /confirm-memories. */
+export async function signInAndOnboard(page: Page, productUrl: string, phone: string, name: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Mobile number').fill(phone);
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  await page.getByLabel('Code').fill(await smsCodeFor(productUrl, phone));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/new-user');
+  await page.getByLabel('Your date of birth').fill('1990-04-23');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL('**/onboarding');
+  await page.getByLabel('Name').fill(name);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL('**/confirm-memories');
+}

@@ -234,7 +234,8 @@ export class GenerationService {
         model: meta.model ?? model,
         provider: this.llm.name,
         provider_request_id: meta.requestId,
-        auto_selected: autoSelected,
+        // The offline model answers everything: nothing was chosen.
+        auto_selected: this.llm.name !== 'offline' && autoSelected,
         memory_ids: memoryIds,
         files: generated,
         ...(rewritten ? { rewritten_query: rewritten } : {}),
