@@ -206,6 +206,10 @@ describe.each(TRANSPORTS)('gateway and services over the %s transport', (transpo
       expect(res.body.status).toBe('not_ready');
       expect(res.body.checks.tts.status).toBe('down');
       expect(res.body.checks.auth.status).toBe('up');
+      // The gateway itself can still serve: what an orchestrator's probe asks.
+      const own = await api.get('/readyz?scope=gateway').expect(200);
+      expect(Object.keys(own.body.checks).sort()).toEqual(['bus', 'cache']);
+      await api.get('/readyz?scope=everything').expect(422);
     });
   });
 });

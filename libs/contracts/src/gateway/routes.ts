@@ -44,7 +44,7 @@ import {
   UpdateConversationBodySchema,
 } from '../chat/index';
 import { FileParamsSchema, FileUploadResultSchema, PresignedFileSchema, PresignQuerySchema, ViewQuerySchema } from '../files/index';
-import { LivenessResponseSchema, ReadinessResponseSchema, VersionResponseSchema } from './schemas';
+import { LivenessResponseSchema, ReadinessQuerySchema, ReadinessResponseSchema, VersionResponseSchema } from './schemas';
 
 const auth = (route: Omit<HttpRoute, 'tag'>): HttpRoute => ({ tag: 'auth', ...route });
 const chat = (route: Omit<HttpRoute, 'tag'>): HttpRoute => ({ tag: 'chat', ...route });
@@ -88,9 +88,10 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   {
     method: 'GET',
     path: '/readyz',
-    summary: 'Readiness: every service and dependency answers',
+    summary: 'Readiness: every service and dependency answers (scope=gateway: the gateway\'s own bus and cache only)',
     tag: 'operations',
     auth: 'none',
+    query: ReadinessQuerySchema,
     responses: { 200: ReadinessResponseSchema, 503: ReadinessResponseSchema },
   },
   {

@@ -14,3 +14,6 @@ export const ReadinessResponseSchema = z.object({
   checks: z.record(z.string(), CheckResultSchema),
 });
 export type ReadinessResponse = z.infer<typeof ReadinessResponseSchema>;
+
+/** `GET /readyz?scope=gateway`: only the gateway's own dependencies (for an orchestrator's probe). */
+export const ReadinessQuerySchema = z.object({ scope: z.enum(['all', 'gateway']).default('all') });

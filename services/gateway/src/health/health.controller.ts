@@ -1,5 +1,8 @@
 import { Public } from '@app/platform';
-import { Controller, Get, Header, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Query, Req, Res } from '@nestjs/common';
+import { ReadinessQuerySchema } from '@app/contracts/gateway';
+import type { z } from 'zod';
+import { ZodPipe } from '../http/zod-validation';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ReadinessService } from './readiness.service';
 
@@ -18,8 +21,8 @@ export class HealthController {
   /** Ready: 200 when every dependency answers, 503 with the failing checks otherwise. */
   @Get('readyz')
   @Header('cache-control', 'no-store')
-  async readiness(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await this.readinessService.check(request.state.requestId);
+  async readiness(@Query(new ZodPipe(ReadinessQuerySchema)) query: z.output<typeof ReadinessQuerySchema>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await this.readinessService.check(request.state.requestId, query.scope);
     reply.status(result.status === 'ready' ? 200 : 503);
     return result;
   }

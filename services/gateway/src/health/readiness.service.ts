@@ -15,12 +15,17 @@ export class ReadinessService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async check(requestId: string): Promise<ReadinessResponse> {
+  /**
+   * `all` (the default): the gateway can serve everything. `gateway`: the gateway itself can serve
+   * (bus and cache), for an orchestrator's readiness probe, so that one service being down does not
+   * take every gateway replica out of rotation (the failing calls answer 503 on their own).
+   */
+  async check(requestId: string, scope: 'all' | 'gateway' = 'all'): Promise<ReadinessResponse> {
     const timeoutMs = this.config.READINESS_TIMEOUT_MS;
     const report = await runHealthChecks('gateway', [
       { name: 'bus', check: () => this.bus.ping() },
       { name: 'cache', check: () => this.kv.ping() },
-      ...SERVICE_NAMES.map((service) => ({
+      ...(scope === 'gateway' ? [] : SERVICE_NAMES).map((service) => ({
         name: service,
         check: async () => {
           const answer = await this.rpc.call(healthContract(service), {}, systemCaller(requestId), { timeoutMs });
