@@ -7,7 +7,9 @@ import { AuthStore } from '../store/auth-store';
 export const TOKEN_ALGORITHM = 'ES256';
 
 type Jose = typeof import('jose');
-const loadJose = (): Promise<Jose> => import('jose');
+/** jose is an ES module: loaded once, on first use. */
+let joseModule: Promise<Jose> | undefined;
+const loadJose = (): Promise<Jose> => (joseModule ??= import('jose'));
 
 /** Issues access tokens (ES256 JWTs) and publishes the public keys to check them with. */
 @Injectable()

@@ -5,6 +5,10 @@ import { KEY_VALUE_STORE, RpcClient, type KeyValueStore } from '@app/platform';
 
 type Jose = typeof import('jose');
 
+/** jose is an ES module: loaded once, on first use (not per request). */
+let joseModule: Promise<Jose> | undefined;
+const loadJose = (): Promise<Jose> => (joseModule ??= import('jose'));
+
 /** Who a valid access token says is calling. */
 export interface Authenticated {
   user_id: string;
@@ -32,7 +36,7 @@ export class TokenVerifier {
   ) {}
 
   async verify(token: string): Promise<Authenticated> {
-    const jose = await import('jose');
+    const jose = await loadJose();
     let payload: import('jose').JWTPayload;
     try {
       payload = await this.check(jose, token);

@@ -5,7 +5,9 @@ import type { AuthConfig } from '../../config';
 import type { VerifiedProfile } from '../login.service';
 
 type Jose = typeof import('jose');
-const loadJose = (): Promise<Jose> => import('jose');
+/** jose is an ES module: loaded once, on first use. */
+let joseModule: Promise<Jose> | undefined;
+const loadJose = (): Promise<Jose> => (joseModule ??= import('jose'));
 
 const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
 const APPLE_ISSUER = 'https://appleid.apple.com';
