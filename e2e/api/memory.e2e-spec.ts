@@ -278,6 +278,20 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
     await guest.api.delete('/api/v1/users/me').expect(204);
     const { rows } = await db.query('SELECT count(*)::int AS n FROM memory.user_memory WHERE user_id = $1', [userId]);
     expect(rows[0].n).toBe(0);
+
+    // An exchange that finishes after the deletion cannot bring anything back.
+    const late = randomUUID();
+    await new EventPublisher(stack.runtime.bus).publish(
+      CHAT_EVENTS.exchangeCompleted,
+      { user_id: userId, chat_id: randomUUID(), user_message_id: randomUUID(), assistant_message_id: randomUUID(), user_text: 'I live in Oslo', assistant_text: 'Nice.' },
+      { eventId: late },
+    );
+    await eventually(async () => {
+      const handled = await db.query("SELECT 1 FROM memory.processed_event WHERE consumer = 'memory-extraction' AND event_id = $1", [late]);
+      return handled.rows.length ? true : undefined;
+    });
+    const after = await db.query('SELECT count(*)::int AS n FROM memory.user_memory WHERE user_id = $1', [userId]);
+    expect(after.rows[0].n).toBe(0);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -37,4 +38,41 @@ export async function applyOnce(
     await fn(manager);
     return true;
   });
+}
+
+/**
+ * Every service remembers which users were deleted (by a hash of their id, nothing else), so that
+ * an event about one of them arriving after the purge (a reply finishing, an exchange to learn
+ * from) cannot bring their data back.
+ */
+export class CreateForgottenUsers1763700000002 implements MigrationInterface {
+  name = 'CreateForgottenUsers1763700000002';
+
+  async up(runner: QueryRunner): Promise<void> {
+    await runner.query('CREATE TABLE IF NOT EXISTS forgotten_user (user_hash text PRIMARY KEY, forgotten_at timestamptz NOT NULL DEFAULT now())');
+  }
+
+  async down(runner: QueryRunner): Promise<void> {
+    await runner.query('DROP TABLE IF EXISTS forgotten_user');
+  }
+}
+
+const userHash = (userId: string) => createHash('sha256').update(`user:${userId}`).digest('hex');
+
+/**
+ * Serialises writes about one user within a service's transactions (the account purge takes it
+ * too, so a write and the purge never interleave).
+ */
+export async function lockUser(manager: EntityManager, userId: string): Promise<void> {
+  await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`user:${userId}`]);
+}
+
+export async function forgetUser(manager: EntityManager, userId: string): Promise<void> {
+  await manager.query('INSERT INTO forgotten_user (user_hash) VALUES ($1) ON CONFLICT DO NOTHING', [userHash(userId)]);
+}
+
+/** Whether this user's account was deleted: nothing may be written for them any more. */
+export async function isForgotten(manager: EntityManager, userId: string): Promise<boolean> {
+  const rows: unknown[] = await manager.query('SELECT 1 FROM forgotten_user WHERE user_hash = $1', [userHash(userId)]);
+  return rows.length > 0;
 }

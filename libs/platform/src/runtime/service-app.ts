@@ -4,7 +4,7 @@ import { healthContract, schemaOf, type HealthReport } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { parseConfig } from '../config/config';
 import { createServiceDataSource, migrate } from '../database/data-source';
-import { CreateProcessedEvents1763700000000 } from '../database/processed-events';
+import { CreateForgottenUsers1763700000002, CreateProcessedEvents1763700000000 } from '../database/processed-events';
 import { AppLogger } from '../logging/logger';
 import { BusServer } from '../transport/bus-server';
 import { RpcHandler } from '../transport/decorators';
@@ -27,7 +27,7 @@ export interface ServiceApp {
 }
 
 /** The platform's migrations (applied before the service's own, in every schema). */
-export const PLATFORM_MIGRATIONS = [CreateProcessedEvents1763700000000];
+export const PLATFORM_MIGRATIONS = [CreateProcessedEvents1763700000000, CreateForgottenUsers1763700000002];
 
 export function dataSourceFor(definition: ServiceDefinition, runtime: Pick<Runtime, 'env' | 'databaseUrl'>): DataSource {
   return createServiceDataSource({

@@ -2,7 +2,7 @@ import { Controller, Inject, Optional, type Type } from '@nestjs/common';
 import { userExportContract } from '@app/contracts';
 import { USER_EVENTS } from '@app/contracts/events';
 import { DataSource } from 'typeorm';
-import { applyOnce } from '../database/processed-events';
+import { applyOnce, forgetUser, lockUser } from '../database/processed-events';
 import { EventHandler, RpcHandler, type EventInput, type RpcInput } from '../transport/decorators';
 import { EventPublisher } from '../transport/event-publisher';
 import type { ServiceDefinition, UserDataTable } from './service-definition';
@@ -59,6 +59,8 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
       if (!purgeOnDelete) return;
       await this.purgeHook?.purgeUserData(payload.user_id);
       await applyOnce(this.dataSource, 'user-data', event_id, async (manager) => {
+        await lockUser(manager, payload.user_id);
+        await forgetUser(manager, payload.user_id);
         for (const { table, userColumn } of [...tables].reverse()) {
           await manager.query(`DELETE FROM "${table}" WHERE "${userColumn}" = $1`, [payload.user_id]);
         }

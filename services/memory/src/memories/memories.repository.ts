@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { applyOnce } from '@app/platform';
+import { applyOnce, isForgotten, lockUser } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { MergeCandidate, MergePlan } from '../extraction/merge-plan';
@@ -147,8 +147,10 @@ export class MemoriesRepository implements MemoryStore {
 
   merge(eventId: string, userId: string, source: MemorySource, lookup: { subjects: string[]; texts: string[] }, plan: (candidates: StoredMemory[]) => MergePlan): Promise<boolean> {
     return applyOnce(this.dataSource, EXTRACTION_CONSUMER, eventId, async (manager) => {
-      // One merge per user at a time, so two exchanges ending together cannot both add the same subject.
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`user_memory:${userId}`]);
+      // One merge per user at a time (two exchanges ending together cannot both add the same
+      // subject), and never for a deleted account (an exchange that arrives after the purge).
+      await lockUser(manager, userId);
+      if (await isForgotten(manager, userId)) return;
       const candidates = await this.live(userId, manager)
         .andWhere('(m.subject_key = ANY(:subjects) OR m.normalized_text = ANY(:texts))', lookup)
         .getMany();
