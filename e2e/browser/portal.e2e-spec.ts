@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { chatApiAvailable, launchBrowser, newContext, screenshot, smsCodeFor, startProduct, VIEWPORTS, type Product } from './support/product';
+import { chatApiAvailable, launchBrowser, newContext, onboard as onboardToConfirmation, screenshot, smsCodeFor, startProduct, VIEWPORTS, type Product } from './support/product';
 
 /**
  * The web portal in Debian's Chromium against the product started the README's way (the built
@@ -60,13 +60,7 @@ describe('the web portal in a browser', () => {
   }
 
   async function onboard(page: Page, name = 'Ada Lovelace') {
-    await page.waitForURL('**/new-user');
-    await page.getByLabel('Your date of birth').fill('1990-04-23');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL('**/onboarding');
-    await page.getByLabel('Name').fill(name);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL('**/confirm-memories');
+    await onboardToConfirmation(page, name);
     await page.getByRole('heading', { name: 'Nothing to confirm yet' }).waitFor();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL('**/chat');

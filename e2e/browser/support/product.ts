@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, processesUsing } from '../../support/processes';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const root = join(__dirname, '../../..');
@@ -10,28 +10,6 @@ const main = join(root, 'deploy/embedded/dist/main.js');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(root, 'test-results/screenshots');
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-function processesUsing(dataDir: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 export interface Product {
   url: string;
@@ -160,6 +138,11 @@ export async function signInAndOnboard(page: Page, productUrl: string, phone: st
   await page.getByRole('button', { name: 'Text me a code' }).click();
   await page.getByLabel('Code').fill(await smsCodeFor(productUrl, phone));
   await page.getByRole('button', { name: 'Sign in' }).click();
+  await onboard(page, name);
+}
+
+/** From /new-user (age, then name) to /confirm-memories. */
+export async function onboard(page: Page, name: string): Promise<void> {
   await page.waitForURL('**/new-user');
   await page.getByLabel('Your date of birth').fill('1990-04-23');
   await page.getByRole('button', { name: 'Continue' }).click();

@@ -1,0 +1,27 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Processes whose command line mentions a path (the embedded PostgreSQL of a data directory and its workers). */
+export function processesUsing(path: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
