@@ -1,8 +1,9 @@
-import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
-import { createTestEnvironment, FakeOidc, TRANSPORTS, type TestEnvironment } from '@app/testing';
+import type { EmbeddedStack } from '@app/embedded';
+import { FakeOidc, TRANSPORTS } from '@app/testing';
 import { strFromU8, unzipSync } from 'fflate';
 import { importJWK, SignJWT } from 'jose';
 import { Client } from 'pg';
+import { startTestStack, type TestStack } from '../support/test-stack';
 import { ApiClient, eventually, phoneNumbers } from '../support/api-client';
 
 const GOOGLE_CLIENT = 'google-client.apps.example';
@@ -16,9 +17,9 @@ const CAMPAIGNS = [{ campaign_name: 'spring', title: 'Spring', text: 'Plan your 
  * Firebase played by local OIDC fakes and texts read from the development inbox.
  */
 describe.each(TRANSPORTS)('accounts and sign-in over the %s transport', (transport) => {
-  let environment: TestEnvironment;
   let stack: EmbeddedStack;
   let db: Client;
+  let booted: TestStack;
   const google = FakeOidc.google({ audience: GOOGLE_CLIENT });
   const apple = FakeOidc.apple({ audience: APPLE_SERVICE, alg: 'ES256' });
   const firebase = FakeOidc.firebase(FIREBASE_PROJECT);
@@ -46,9 +47,7 @@ describe.each(TRANSPORTS)('accounts and sign-in over the %s transport', (transpo
   beforeAll(async () => {
     const [g, a, f] = await Promise.all([google.start(), apple.start(), firebase.start()]);
     appleKey = await FakeOidc.appleClientKey('KEY1234567');
-    environment = await createTestEnvironment('auth', transport);
-    stack = await bootEmbedded({
-      ...environment.env,
+    booted = await startTestStack('auth', transport, {
       GOOGLE_CLIENT_ID: GOOGLE_CLIENT,
       GOOGLE_CLIENT_SECRET: 'google-secret',
       GOOGLE_TOKEN_URL: `${g.url}/token`,
@@ -68,14 +67,11 @@ describe.each(TRANSPORTS)('accounts and sign-in over the %s transport', (transpo
       CAMPAIGNS_JSON: JSON.stringify(CAMPAIGNS),
       PHONE_CODES_PER_IP: '1000',
     });
-    db = new Client({ connectionString: environment.database.url });
-    await db.connect();
+    ({ stack, db } = booted);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await stack?.close();
-    await environment?.cleanup();
+    await booted?.close();
     await Promise.all([google.stop(), apple.stop(), firebase.stop()]);
   });
 

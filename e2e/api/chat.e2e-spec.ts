@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
-import { createTestEnvironment, FakeOpenAI, fakePng, TRANSPORTS, type TestEnvironment } from '@app/testing';
+import type { EmbeddedStack } from '@app/embedded';
+import { FakeOpenAI, fakePng, TRANSPORTS } from '@app/testing';
 import { strFromU8, unzipSync } from 'fflate';
 import { Client } from 'pg';
+import { startTestStack, type TestStack } from '../support/test-stack';
 import { ApiClient, eventually } from '../support/api-client';
 import { postStream, postStreamAndHangUp, type SseEvent } from '../support/sse';
 
@@ -15,9 +16,9 @@ const DAILY_LIMIT = 8;
  * played by a scripted fake of the OpenAI API driven through the real `openai` SDK.
  */
 describe.each(TRANSPORTS)('conversations and streamed replies over the %s transport', (transport) => {
-  let environment: TestEnvironment;
   let stack: EmbeddedStack;
   let db: Client;
+  let booted: TestStack;
   const openai = new FakeOpenAI({ apiKey: 'sk-test-key' });
 
   const guest = async () => {
@@ -30,9 +31,7 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
 
   beforeAll(async () => {
     await openai.start();
-    environment = await createTestEnvironment('chat', transport);
-    stack = await bootEmbedded({
-      ...environment.env,
+    booted = await startTestStack('chat', transport, {
       LLM_PROVIDER: 'openai',
       OPENAI_API_KEY: 'sk-test-key',
       OPENAI_BASE_URL: openai.baseURL,
@@ -41,14 +40,11 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
       LLM_STALL_TIMEOUT_MS: '1500',
       CHAT_GUEST_DAILY_LIMIT: String(DAILY_LIMIT),
     });
-    db = new Client({ connectionString: environment.database.url });
-    await db.connect();
+    ({ stack, db } = booted);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await stack?.close();
-    await environment?.cleanup();
+    await booted?.close();
     await openai.stop();
   });
 

@@ -1,8 +1,8 @@
-import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
+import type { EmbeddedStack } from '@app/embedded';
 import { FILES_RPC } from '@app/contracts/files';
 import type { Caller } from '@app/contracts';
 import { RpcClient } from '@app/platform';
-import { createTestEnvironment, FakeS3, TRANSPORTS, type TestEnvironment, type TransportKind } from '@app/testing';
+import { FakeS3, TRANSPORTS, type TestEnvironment, type TransportKind } from '@app/testing';
 import { strFromU8, unzipSync } from 'fflate';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { Client } from 'pg';
 import type request from 'supertest';
 import { ApiClient, eventually } from '../support/api-client';
 import { imageOfDataUrl, makeExecutable, makeJpeg, makePdf, makePng } from '../support/files';
+import { startTestStack } from '../support/test-stack';
 
 const SECRET = 'a-test-signing-secret-of-at-least-32-chars';
 const MAX_BYTES = 2 * 1024 * 1024;
@@ -47,21 +48,14 @@ interface Booted {
 }
 
 async function boot(label: string, transport: TransportKind, env: Record<string, string>): Promise<Booted> {
-  const environment = await createTestEnvironment(label, transport);
   const dataDir = await mkdtemp(join(tmpdir(), 'files-e2e-'));
-  const stack = await bootEmbedded({ ...environment.env, DATA_DIR: dataDir, ...env });
-  const db = new Client({ connectionString: environment.database.url });
-  await db.connect();
+  const booted = await startTestStack(label, transport, { DATA_DIR: dataDir, ...env });
   return {
-    environment,
-    stack,
+    ...booted,
     dataDir,
-    db,
-    rpc: new RpcClient(stack.runtime.bus, 10_000),
+    rpc: new RpcClient(booted.stack.runtime.bus, 10_000),
     close: async () => {
-      await db.end();
-      await stack.close();
-      await environment.cleanup();
+      await booted.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

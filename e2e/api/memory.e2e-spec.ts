@@ -1,12 +1,13 @@
 import { CHAT_EVENTS } from '@app/contracts/chat';
 import type { UserMemory } from '@app/contracts/memory';
-import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
+import type { EmbeddedStack } from '@app/embedded';
 import { EventPublisher } from '@app/platform';
 import { ExtractionService } from '@app/service-memory';
-import { createTestEnvironment, FakeOpenAI, lastUserText, TRANSPORTS, type TestEnvironment } from '@app/testing';
+import { FakeOpenAI, lastUserText, TRANSPORTS } from '@app/testing';
 import { strFromU8, unzipSync } from 'fflate';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { startTestStack, type TestStack } from '../support/test-stack';
 import { ApiClient, eventually } from '../support/api-client';
 import { postStream, type SseEvent } from '../support/sse';
 
@@ -68,23 +69,19 @@ class Person {
  * in the next replies, and under the user's control (edit, remove with undo, export, deletion).
  */
 describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) => {
-  let environment: TestEnvironment;
   let stack: EmbeddedStack;
   let db: Client;
+  let booted: TestStack;
   let phoneSeq = 0;
   const person = () => new Person(stack).start();
 
   beforeAll(async () => {
-    environment = await createTestEnvironment('memory', transport);
-    stack = await bootEmbedded({ ...environment.env, OFFLINE_TOKEN_DELAY_MS: '0', MEMORY_RESTORE_WINDOW_SECONDS: String(RESTORE_WINDOW_SECONDS), PHONE_CODES_PER_IP: '1000' });
-    db = new Client({ connectionString: environment.database.url });
-    await db.connect();
+    booted = await startTestStack('memory', transport, { OFFLINE_TOKEN_DELAY_MS: '0', MEMORY_RESTORE_WINDOW_SECONDS: String(RESTORE_WINDOW_SECONDS), PHONE_CODES_PER_IP: '1000' });
+    ({ stack, db } = booted);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await stack?.close();
-    await environment?.cleanup();
+    await booted?.close();
   });
 
   it('remembers what a guest says about themselves after the reply, and updates a contradiction instead of adding one', async () => {
@@ -303,7 +300,7 @@ describe('extraction by a model', () => {
     JSON.stringify({ memories: items.map(([text, subject, isInference = false]) => ({ text, subject, is_inference: isInference, is_fact: true })) });
 
   describe('OpenAI (Responses API, text.format json_schema)', () => {
-    let environment: TestEnvironment;
+    let booted: TestStack;
     let stack: EmbeddedStack;
     const openai = new FakeOpenAI({ apiKey: 'sk-memory' });
     const answers: string[] = [];
@@ -311,12 +308,11 @@ describe('extraction by a model', () => {
     beforeAll(async () => {
       await openai.start();
       openai.setDefaultReply('responses', (body) => (isExtraction(body) ? (answers.shift() ?? memories()) : lastUserText(body) || 'OK'));
-      environment = await createTestEnvironment('memorymodel', 'in-process');
-      stack = await bootEmbedded({ ...environment.env, OPENAI_API_KEY: 'sk-memory', OPENAI_BASE_URL: openai.baseURL, LLM_PROVIDER: 'openai', MEMORY_EXTRACTOR: 'model', MEMORY_MODEL: 'memory-model' });
+      booted = await startTestStack('memorymodel', 'in-process', { OPENAI_API_KEY: 'sk-memory', OPENAI_BASE_URL: openai.baseURL, LLM_PROVIDER: 'openai', MEMORY_EXTRACTOR: 'model', MEMORY_MODEL: 'memory-model' });
+      stack = booted.stack;
     });
     afterAll(async () => {
-      await stack?.close();
-      await environment?.cleanup();
+      await booted?.close();
       await openai.stop();
     });
 
@@ -354,19 +350,18 @@ describe('extraction by a model', () => {
   });
 
   describe('an OpenAI-compatible server (Chat Completions, response_format json_schema)', () => {
-    let environment: TestEnvironment;
+    let booted: TestStack;
     let stack: EmbeddedStack;
     const server = new FakeOpenAI();
 
     beforeAll(async () => {
       await server.start();
       server.setDefaultReply('chat.completions', (body) => (isExtraction(body) ? memories(['Works as a carpenter', 'occupation']) : lastUserText(body) || 'OK'));
-      environment = await createTestEnvironment('memorycompat', 'in-process');
-      stack = await bootEmbedded({ ...environment.env, OPENAI_BASE_URL: server.baseURL, CHAT_MODEL: 'llama3.2', MEMORY_EXTRACTOR: 'model' });
+      booted = await startTestStack('memorycompat', 'in-process', { OPENAI_BASE_URL: server.baseURL, CHAT_MODEL: 'llama3.2', MEMORY_EXTRACTOR: 'model' });
+      stack = booted.stack;
     });
     afterAll(async () => {
-      await stack?.close();
-      await environment?.cleanup();
+      await booted?.close();
       await server.stop();
     });
 

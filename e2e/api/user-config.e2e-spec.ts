@@ -1,9 +1,10 @@
-import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
-import { createTestEnvironment, TRANSPORTS, type TestEnvironment } from '@app/testing';
+import type { EmbeddedStack } from '@app/embedded';
+import { TRANSPORTS, type TestEnvironment } from '@app/testing';
 import { strFromU8, unzipSync } from 'fflate';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { startTestStack, type TestStack } from '../support/test-stack';
 import { ApiClient, phoneNumbers } from '../support/api-client';
 
 const MODE = '/api/v1/user_config/insider-mode';
@@ -24,6 +25,7 @@ describe.each(TRANSPORTS)('user settings over the %s transport', (transport) => 
   let environment: TestEnvironment;
   let stack: EmbeddedStack;
   let db: Client;
+  let booted: TestStack;
   const nextPhone = phoneNumbers(2000);
   const client = () => new ApiClient(stack.url);
 
@@ -51,16 +53,12 @@ describe.each(TRANSPORTS)('user settings over the %s transport', (transport) => 
   }
 
   beforeAll(async () => {
-    environment = await createTestEnvironment('userconfig', transport);
-    stack = await bootEmbedded({ ...environment.env, PHONE_CODES_PER_IP: '1000' });
-    db = new Client({ connectionString: environment.database.url });
-    await db.connect();
+    booted = await startTestStack('userconfig', transport, { PHONE_CODES_PER_IP: '1000' });
+    ({ environment, stack, db } = booted);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await stack?.close();
-    await environment?.cleanup();
+    await booted?.close();
   });
 
   it('needs a token on every route', async () => {
