@@ -7,6 +7,24 @@ import tseslint from 'typescript-eslint';
 
 const FRAMEWORKS = ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'pg', '@nats-io/*', 'ioredis', 'react', 'react-dom', 'react-router', 'rxjs'];
 
+const boundaries = (serviceMayUse) => [
+  'error',
+  {
+    enforceBuildableLibDependency: false,
+    allowCircularSelfDependency: false,
+    banTransitiveDependencies: false,
+    depConstraints: [
+      { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [], bannedExternalImports: FRAMEWORKS },
+      { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:contracts'] },
+      { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:platform'] },
+      { sourceTag: 'type:service', onlyDependOnLibsWithTags: serviceMayUse },
+      { sourceTag: 'type:host', onlyDependOnLibsWithTags: ['type:service', 'scope:contracts', 'scope:platform'] },
+      { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['scope:contracts'], bannedExternalImports: ['@nestjs/*', 'typeorm', 'pg', '@nats-io/*', 'ioredis', 'fastify'] },
+      { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['*'] },
+    ],
+  },
+];
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '.nx/**', 'coverage/**', 'deploy/k6/**', 'deploy/docker/**', 'tmp/**'],
@@ -17,26 +35,15 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allowCircularSelfDependency: false,
-          banTransitiveDependencies: false,
-          depConstraints: [
-            { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: [], bannedExternalImports: FRAMEWORKS },
-            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:contracts'] },
-            { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:platform'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['scope:contracts', 'scope:platform'] },
-            { sourceTag: 'type:host', onlyDependOnLibsWithTags: ['type:service', 'scope:contracts', 'scope:platform'] },
-            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['scope:contracts'], bannedExternalImports: ['@nestjs/*', 'typeorm', 'pg', '@nats-io/*', 'ioredis', 'fastify'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['*'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(['scope:contracts', 'scope:platform']),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-unsafe-function-type': 'off',
     },
+  },
+  {
+    // A service's unit tests (never built) may drive the real SDKs against the fakes of libs/testing.
+    files: ['services/*/src/**/*.spec.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaries(['scope:contracts', 'scope:platform', 'scope:testing']) },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

@@ -43,4 +43,6 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'], slowTestThreshold: 60 },
   ],
   testTimeout: 30_000,
+  // Names whatever a suite left open and ends the run if it would otherwise hang (see the file).
+  reporters: ['default', '<rootDir>/scripts/jest-exit-guard.cjs'],
 };

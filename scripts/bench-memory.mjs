@@ -39,7 +39,16 @@ const WORDS = (
   'cinema podcasts wine beer cheese chocolate olives mushrooms spinach pasta pizza ramen curry tacos dumplings croissants bagels ' +
   'lisbon porto paris berlin london madrid rome tokyo seoul toronto boston chicago denver austin dublin oslo vienna prague'
 ).split(' ');
-const TEMPLATES = ['Likes {w}', 'Loves {w} on weekends', 'Dislikes {w}', 'Went to {w} festival in {n}', 'Is learning about {w}', 'Has a friend who loves {w}', 'Bought a book on {w}', 'Wants to try {w} again'];
+const TEMPLATES = [
+  'Likes {w}',
+  'Loves {w} on weekends',
+  'Dislikes {w}',
+  'Went to {w} festival in {n}',
+  'Is learning about {w}',
+  'Has a friend who loves {w}',
+  'Bought a book on {w}',
+  'Wants to try {w} again',
+];
 
 /** Inserts `count` memories for a user straight into the table (texts varied enough for full text to discriminate). */
 async function seed(db, userId, count, offset = 0) {
@@ -84,7 +93,11 @@ async function retrieval(stack, db, transport) {
       samples.push(performance.now() - started);
       found += memories.length;
     }
-    rows.push({ what: `retrieval, ${size.toLocaleString('en')} memories (${transport})`, ...stats(samples), note: `${(found / QUERIES).toFixed(1)} memories per answer` });
+    rows.push({
+      what: `retrieval, ${size.toLocaleString('en')} memories (${transport})`,
+      ...stats(samples),
+      note: `${(found / QUERIES).toFixed(1)} memories per answer`,
+    });
   }
   return rows;
 }
@@ -120,7 +133,11 @@ async function extraction(stack, db, label) {
     await service.learn(randomUUID(), payload);
     if (i >= 20) samples.push(performance.now() - started);
   }
-  return { what: `extraction per exchange, ${label}`, ...stats(samples), note: 'learn(): extract + merge transaction; user with 1,000 memories' };
+  return {
+    what: `extraction per exchange, ${label}`,
+    ...stats(samples),
+    note: 'learn(): extract + merge transaction; user with 1,000 memories',
+  };
 }
 
 function rulesAlone() {
@@ -162,16 +179,26 @@ for (const transport of wanted) {
 }
 console.log('extraction (offline rules)...');
 rows.push(rulesAlone());
-rows.push(await withStack('benchmemoryrules', 'in-process', { MEMORY_EXTRACTOR: 'rules' }, (stack, db) => extraction(stack, db, 'offline rules')));
+rows.push(
+  await withStack('benchmemoryrules', 'in-process', { MEMORY_EXTRACTOR: 'rules' }, (stack, db) => extraction(stack, db, 'offline rules')),
+);
 console.log('extraction (a model played by FakeOpenAI)...');
 const fake = new testing.FakeOpenAI({ apiKey: 'bench' });
 await fake.start();
-const answer = JSON.stringify({ memories: [{ text: 'Lives in Lisbon', subject: 'home', is_inference: false, is_fact: true }, { text: 'Is a parent', subject: 'inference:parent', is_inference: true, is_fact: true }] });
+const answer = JSON.stringify({
+  memories: [
+    { text: 'Lives in Lisbon', subject: 'home', is_inference: false, is_fact: true },
+    { text: 'Is a parent', subject: 'inference:parent', is_inference: true, is_fact: true },
+  ],
+});
 fake.setDefaultReply('responses', () => answer);
 try {
   rows.push(
-    await withStack('benchmemorymodel', 'in-process', { LLM_PROVIDER: 'openai', OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: fake.baseURL, MEMORY_EXTRACTOR: 'model' }, (stack, db) =>
-      extraction(stack, db, 'model (FakeOpenAI, instant)'),
+    await withStack(
+      'benchmemorymodel',
+      'in-process',
+      { LLM_PROVIDER: 'openai', OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: fake.baseURL, MEMORY_EXTRACTOR: 'model' },
+      (stack, db) => extraction(stack, db, 'model (FakeOpenAI, instant)'),
     ),
   );
 } finally {
@@ -180,5 +207,6 @@ try {
 
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`\n${pad('measure', 58)}${pad('n', 7)}${pad('p50 ms', 10)}${pad('p99 ms', 10)}${pad('mean ms', 10)}note`);
-for (const r of rows) console.log(`${pad(r.what, 58)}${pad(r.n, 7)}${pad(ms(r.p50), 10)}${pad(ms(r.p99), 10)}${pad(ms(r.mean), 10)}${r.note}`);
+for (const r of rows)
+  console.log(`${pad(r.what, 58)}${pad(r.n, 7)}${pad(ms(r.p50), 10)}${pad(ms(r.p99), 10)}${pad(ms(r.mean), 10)}${r.note}`);
 process.exit(0);

@@ -3,20 +3,35 @@
 // the browser. A fake OpenAI server (through the real SDK) emits timed tokens; N clients stream at
 // once through the gateway (SSE); each text delta's arrival is compared with when the fake wrote it
 // (same process, same clock). Also the time from POST to the first delta, minus the fake's own delay.
+// A start the service refuses (503 while it is overloaded) is counted, not fatal. The added latency
+// is also given for the deltas that arrived once every stream of the level had started ("steady"),
+// apart from the CPU that starting the others takes at the same time.
+// Then the idle case: BENCH_IDLE_STREAMS replies kept open with nothing to say (the model silent,
+// heartbeats only) by a client in another process, and what holding them costs this process
+// (gateway, chat service and fake model together: an upper bound for the gateway alone).
 //   BENCH_STREAMS (default 1,100,500), BENCH_STREAM_TOKENS (40), BENCH_TOKEN_INTERVAL_MS (25),
-//   BENCH_FIRST_TOKEN_DELAY_MS (50), BENCH_TRANSPORTS (in-process,nats)
+//   BENCH_FIRST_TOKEN_DELAY_MS (50), BENCH_TRANSPORTS (in-process,nats), BENCH_IDLE_STREAMS (5000; 0 skips)
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { createInterface } from 'node:readline';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from './build.mjs';
-import { percentile, reachable, root } from './lib.mjs';
+import { guestToken, newConversation, percentile, reachable, root } from './lib.mjs';
 
 const levels = (process.env.BENCH_STREAMS ?? '1,100,500').split(',').map(Number);
 const tokens = Number(process.env.BENCH_STREAM_TOKENS ?? 40);
 const intervalMs = Number(process.env.BENCH_TOKEN_INTERVAL_MS ?? 25);
 const firstDelayMs = Number(process.env.BENCH_FIRST_TOKEN_DELAY_MS ?? 50);
 const transports = (process.env.BENCH_TRANSPORTS ?? 'in-process,nats').split(',');
+const idleStreams = Number(process.env.BENCH_IDLE_STREAMS ?? 5000);
+// A full collection before each memory reading, so that it counts what is held, not what awaits collection.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc');
 
 build({ quiet: true });
 const require = createRequire(join(root, 'package.json'));
@@ -31,7 +46,10 @@ async function stream(base, token, chatId, marker) {
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ content: marker }),
   });
-  if (res.status !== 200) throw new Error(`stream answered ${res.status}: ${await res.text()}`);
+  if (res.status !== 200) {
+    if (res.status === 503 || res.status === 429) return { started, arrivals: [], refused: (await res.text(), true) };
+    throw new Error(`stream answered ${res.status}: ${await res.text()}`);
+  }
   const arrivals = [];
   const decoder = new TextDecoder();
   let buffer = '';
@@ -45,7 +63,79 @@ async function stream(base, token, chatId, marker) {
   return { started, arrivals };
 }
 
+/**
+ * Opens `idleStreams` replies whose model stays silent, from a client in another process (its
+ * sockets are not this process's memory), and measures this process before and with them open.
+ */
+async function holdIdle(base, token, fake) {
+  fake.reset();
+  fake.setDefaultReply('responses', () => ({ steps: [{ delayMs: 20 * 60_000 }] }));
+  gc();
+  const before = process.memoryUsage();
+  const client = spawn(process.execPath, ['--input-type=module', '-e', IDLE_CLIENT], {
+    env: { ...process.env, BASE: base, TOKEN: token, COUNT: String(idleStreams) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: client.stdout });
+  let opened = 0;
+  let failed = 0;
+  const startedAt = performance.now();
+  for await (const line of lines) {
+    const message = JSON.parse(line);
+    if (message.opened !== undefined) ({ opened, failed } = message);
+    if (message.done) break;
+  }
+  const openSeconds = (performance.now() - startedAt) / 1000;
+  await new Promise((r) => setTimeout(r, 3000)); // heartbeats flowing, nothing else
+  gc();
+  const held = process.memoryUsage();
+  client.kill();
+  await fake.stop(); // ends the silent model calls
+  const mib = (bytes) => bytes / 1024 / 1024;
+  return {
+    opened,
+    failed,
+    openSeconds,
+    rssMiB: mib(held.rss),
+    rssAddedMiB: mib(held.rss - before.rss),
+    heapAddedMiB: mib(held.heapUsed - before.heapUsed),
+    perStreamKiB: (held.rss - before.rss) / 1024 / Math.max(1, opened),
+  };
+}
+
+/** The idle client: opens COUNT reply streams, at most 50 starting at a time, and keeps them open. */
+const IDLE_CLIENT = `
+import { request } from 'node:http';
+const { BASE, TOKEN, COUNT } = process.env;
+const url = new URL(BASE);
+let opened = 0, failed = 0, next = 0;
+const call = (method, path, body) => new Promise((resolve, reject) => {
+  const req = request({ host: url.hostname, port: url.port, method, path, agent: false,
+    headers: { authorization: 'Bearer ' + TOKEN, 'content-type': 'application/json' } }, resolve);
+  req.on('error', reject);
+  req.end(body);
+});
+const report = (done) => console.log(JSON.stringify({ opened, failed, ...(done ? { done: true } : {}) }));
+async function one(i) {
+  try {
+    const created = await call('POST', '/api/v1/chats/', '{}');
+    let text = '';
+    for await (const c of created) text += c;
+    const res = await call('POST', '/api/v1/chats/' + JSON.parse(text).chat_id + '/messages', JSON.stringify({ content: 'idle-' + i }));
+    if (res.statusCode !== 200) { failed++; res.resume(); return; }
+    // Open once the reply has started (its first events came); then it stays silent.
+    await new Promise((resolve) => res.once('data', resolve));
+    opened++;
+  } catch { failed++; }
+}
+async function worker() { while (next < Number(COUNT)) { await one(next++); if (next % 500 === 0) report(false); } }
+await Promise.all(Array.from({ length: 50 }, worker));
+report(true);
+setInterval(() => {}, 1 << 30);
+`;
+
 const rows = [];
+const idleRows = [];
 for (const transport of transports) {
   if (transport === 'nats' && !(await reachable(testing.machine.natsUrl))) {
     console.log('NATS does not answer: skipping the NATS transport.');
@@ -65,15 +155,18 @@ for (const transport of transports) {
     OPENAI_API_KEY: 'bench',
     OPENAI_BASE_URL: fake.baseURL,
     CHAT_MODEL: 'bench-model',
+    // The idle replies stay silent for minutes: neither side may give up on them meanwhile.
+    LLM_STALL_TIMEOUT_MS: '600000',
+    LLM_TOTAL_TIMEOUT_MS: '1800000',
+    STREAM_IDLE_TIMEOUT_MS: '900000',
     CHAT_GUEST_DAILY_LIMIT: '1000000',
     RATE_LIMIT_PER_MINUTE: '1000000',
     DB_POOL_MAX: '20',
   });
   try {
-    const token = (await (await fetch(`${stack.url}/api/v1/auth/anon`, { method: 'POST' })).json()).token;
+    const token = await guestToken(stack.url);
     // One conversation per client, as real users would have.
-    const newChat = async () =>
-      (await (await fetch(`${stack.url}/api/v1/chats/`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })).json()).chat_id;
+    const newChat = () => newConversation(stack.url, token);
     await stream(stack.url, token, await newChat(), 'warm-up');
     for (const concurrency of levels) {
       fake.reset();
@@ -83,19 +176,42 @@ for (const transport of transports) {
       for (let i = 0; i < concurrency; i++) chats.push(await newChat());
       const results = await Promise.all(markers.map((marker, i) => stream(stack.url, token, chats[i], marker)));
       const added = [];
+      const steady = [];
       const firstOverhead = [];
+      const refused = results.filter((r) => r.refused).length;
       const requests = fake.requests('responses').filter((r) => r.stream);
+      // When the last stream of the level had its first delta: every start is behind us.
+      const allStarted = Math.max(...results.map((r) => r.arrivals[0] ?? -Infinity));
       markers.forEach((marker, i) => {
         const request = requests.find((r) => JSON.stringify(r.body.input).includes(marker));
         if (!request) return;
-        const written = fake.emitted(request.requestId).filter((e) => e.event === 'response.output_text.delta').map((e) => e.at);
+        const written = fake
+          .emitted(request.requestId)
+          .filter((e) => e.event === 'response.output_text.delta')
+          .map((e) => e.at);
         const { started, arrivals } = results[i];
-        written.forEach((at, k) => arrivals[k] !== undefined && added.push(arrivals[k] - at));
+        written.forEach((at, k) => {
+          if (arrivals[k] === undefined) return;
+          added.push(arrivals[k] - at);
+          if (at > allStarted) steady.push(arrivals[k] - at);
+        });
         if (arrivals.length && written.length) firstOverhead.push(arrivals[0] - started - (written[0] - request.at));
       });
-      rows.push({ transport, concurrency, deltas: added.length, p50: percentile(added, 50), p99: percentile(added, 99), first50: percentile(firstOverhead, 50), first99: percentile(firstOverhead, 99) });
+      rows.push({
+        transport,
+        concurrency,
+        deltas: added.length,
+        refused,
+        p50: percentile(added, 50),
+        p99: percentile(added, 99),
+        steady: steady.length,
+        steady99: percentile(steady, 99),
+        first50: percentile(firstOverhead, 50),
+        first99: percentile(firstOverhead, 99),
+      });
       console.log(`${transport}: ${concurrency} streams done`);
     }
+    if (idleStreams > 0) idleRows.push({ transport, ...(await holdIdle(stack.url, token, fake)) });
   } finally {
     await stack.close();
     await environment?.cleanup();
@@ -105,8 +221,25 @@ for (const transport of transports) {
 }
 
 const pad = (s, n) => String(s).padEnd(n);
-const ms = (v) => `${v.toFixed(1)}`;
-console.log(`\nStreaming: ${tokens} tokens every ${intervalMs} ms after ${firstDelayMs} ms; latency added between the model and the SSE client`);
-console.log(`${pad('transport', 12)}${pad('streams', 9)}${pad('deltas', 9)}${pad('added p50 ms', 14)}${pad('added p99 ms', 14)}${pad('POST→1st delta overhead p50', 29)}p99`);
-for (const r of rows) console.log(`${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.deltas, 9)}${pad(ms(r.p50), 14)}${pad(ms(r.p99), 14)}${pad(ms(r.first50), 29)}${ms(r.first99)}`);
+const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-');
+console.log(
+  `\nStreaming (${availableParallelism()} cores): ${tokens} tokens every ${intervalMs} ms after ${firstDelayMs} ms; latency added between the model and the SSE client (goal: p99 under 10 ms)`,
+);
+console.log(
+  `${pad('transport', 12)}${pad('streams', 9)}${pad('refused', 9)}${pad('deltas', 9)}${pad('added p50 ms', 14)}${pad('added p99 ms', 14)}${pad('steady p99 ms', 15)}${pad('POST→1st delta overhead p50', 29)}p99`,
+);
+for (const r of rows)
+  console.log(
+    `${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.refused, 9)}${pad(r.deltas, 9)}${pad(ms(r.p50), 14)}${pad(ms(r.p99), 14)}${pad(`${ms(r.steady99)} (${r.steady})`, 15)}${pad(ms(r.first50), 29)}${ms(r.first99)}`,
+  );
+if (idleRows.length) {
+  console.log(`\nIdle reply streams held open (goal: 5,000 under 1 GiB); memory of the whole process (gateway + chat + fake model)`);
+  console.log(
+    `${pad('transport', 12)}${pad('open', 7)}${pad('failed', 8)}${pad('opened in s', 13)}${pad('RSS MiB', 10)}${pad('RSS added MiB', 15)}${pad('heap added MiB', 16)}per stream KiB`,
+  );
+  for (const r of idleRows)
+    console.log(
+      `${pad(r.transport, 12)}${pad(r.opened, 7)}${pad(r.failed, 8)}${pad(r.openSeconds.toFixed(0), 13)}${pad(r.rssMiB.toFixed(0), 10)}${pad(r.rssAddedMiB.toFixed(0), 15)}${pad(r.heapAddedMiB.toFixed(0), 16)}${r.perStreamKiB.toFixed(0)}`,
+    );
+}
 process.exit(0);

@@ -3,17 +3,21 @@
 // when it answers), the same answer is served two ways and loaded side by side with autocannon
 // (in its own process): by the gateway itself (baseline) and by a service behind the bus
 // (gateway -> transport -> service -> back). Prints requests/s and p99 for both and their ratio.
-//   BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_TRANSPORTS (in-process,nats)
+// The two are loaded in alternating rounds (baseline, bus, baseline, bus...), so a machine whose
+// load swings (other processes) weighs on both alike; the ratio is the median of the rounds' ratios.
+//   BENCH_SECONDS (default 10, per URL), BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 50),
+//   BENCH_TRANSPORTS (in-process,nats)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from './build.mjs';
-import { reachable, root } from './lib.mjs';
+import { percentile, reachable, root } from './lib.mjs';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const wanted = (process.env.BENCH_TRANSPORTS ?? 'in-process,nats').split(',');
 
 build({ quiet: true });
@@ -36,7 +40,8 @@ function load(url, duration) {
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`autocannon failed: ${err}`));
       const report = JSON.parse(out);
-      if (report.non2xx > 0 || report.errors > 0) return reject(new Error(`${url}: ${report.non2xx} non-2xx answers, ${report.errors} errors`));
+      if (report.non2xx > 0 || report.errors > 0)
+        return reject(new Error(`${url}: ${report.non2xx} non-2xx answers, ${report.errors} errors`));
       resolve({ rps: report.requests.average, p99: report.latency.p99, total: report.requests.total });
     });
   });
@@ -52,7 +57,12 @@ for (const transport of wanted) {
   const environment = usePostgres ? await testing.createTestEnvironment('bench', transport) : undefined;
   const dataDir = usePostgres ? undefined : mkdtempSync(join(tmpdir(), 'assistant-bench-'));
   const env = {
-    ...(environment?.env ?? { PORT: '0', LOG_LEVEL: 'error', DATA_DIR: dataDir, ...(transport === 'nats' ? { NATS_URL: testing.machine.natsUrl } : {}) }),
+    ...(environment?.env ?? {
+      PORT: '0',
+      LOG_LEVEL: 'error',
+      DATA_DIR: dataDir,
+      ...(transport === 'nats' ? { NATS_URL: testing.machine.natsUrl } : {}),
+    }),
     LOG_LEVEL: 'error',
     RATE_LIMIT_PER_MINUTE: '1000000',
   };
@@ -63,9 +73,27 @@ for (const transport of wanted) {
     console.log(`${transport}: warming up...`);
     await load(baselineUrl, 2);
     await load(rpcUrl, 2);
-    console.log(`${transport}: ${seconds} s each, ${connections} connections`);
-    const baseline = await load(baselineUrl, seconds);
-    const rpc = await load(rpcUrl, seconds);
+    console.log(`${transport}: ${seconds} s each in ${rounds} alternating rounds, ${connections} connections`);
+    const perRound = Math.max(1, Math.round(seconds / rounds));
+    const baselineRounds = [];
+    const rpcRounds = [];
+    for (let round = 0; round < rounds; round++) {
+      baselineRounds.push(await load(baselineUrl, perRound));
+      rpcRounds.push(await load(rpcUrl, perRound));
+    }
+    const summary = (all) => ({
+      rps: all.reduce((sum, r) => sum + r.rps, 0) / all.length,
+      p99: percentile(
+        all.map((r) => r.p99),
+        50,
+      ),
+    });
+    const baseline = summary(baselineRounds);
+    const rpc = summary(rpcRounds);
+    rpc.ratio = percentile(
+      rpcRounds.map((r, i) => r.rps / baselineRounds[i].rps),
+      50,
+    );
     rows.push({ transport, baseline, rpc });
   } finally {
     await stack.close();
@@ -75,11 +103,15 @@ for (const transport of wanted) {
 }
 
 const pad = (s, n) => String(s).padEnd(n);
-console.log(`\nGET through the gateway: answered in the gateway (baseline) vs. by a service over the bus`);
-console.log(`${pad('transport', 12)}${pad('baseline req/s', 16)}${pad('p99 ms', 8)}${pad('via bus req/s', 16)}${pad('p99 ms', 8)}ratio req/s (bus/baseline)`);
+console.log(
+  `\nGET through the gateway: answered in the gateway (baseline) vs. by a service over the bus (${os.availableParallelism()} cores; req/s: mean of the rounds, p99: their median, ratio: median of the rounds' ratios)`,
+);
+console.log(
+  `${pad('transport', 12)}${pad('baseline req/s', 16)}${pad('p99 ms', 8)}${pad('via bus req/s', 16)}${pad('p99 ms', 8)}${pad('ratio req/s', 13)}${pad('(of means)', 12)}p99 ratio   (goal: req/s ratio >= 0.8, p99 ratio <= 1.5)`,
+);
 for (const { transport, baseline, rpc } of rows) {
   console.log(
-    `${pad(transport, 12)}${pad(Math.round(baseline.rps), 16)}${pad(baseline.p99, 8)}${pad(Math.round(rpc.rps), 16)}${pad(rpc.p99, 8)}${(rpc.rps / baseline.rps).toFixed(2)}`,
+    `${pad(transport, 12)}${pad(Math.round(baseline.rps), 16)}${pad(baseline.p99, 8)}${pad(Math.round(rpc.rps), 16)}${pad(rpc.p99, 8)}${pad(rpc.ratio.toFixed(2), 13)}${pad((rpc.rps / baseline.rps).toFixed(2), 12)}${(rpc.p99 / baseline.p99).toFixed(2)}`,
   );
 }
 process.exit(0);

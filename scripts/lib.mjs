@@ -1,7 +1,8 @@
 // Helpers shared by the root scripts (build, start, test, bench).
-import { spawnSync } from 'node:child_process';
-import { connect } from 'node:net';
-import { existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,4 +55,69 @@ export function percentile(values, p) {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** A TCP port free on 127.0.0.1 at the time of asking. */
+export function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The built product (`npm run build` first) in a child process, with its own data folder and
+ * ports, for a bench: answers its URL once it says it is ready, and a stop that ends it and its
+ * data. `env` adds to (or overrides) the child's environment.
+ */
+export async function startBuiltProduct(env = {}, label = 'bench') {
+  const dataDir = mkdtempSync(join(tmpdir(), `assistant-${label}-`));
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, 'deploy/embedded/dist/main.js')], {
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const deadline = Date.now() + 90_000;
+  while (!output.includes('Assistant is ready: http://')) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`The product did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      const exited = new Promise((r) => child.on('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A guest's access token from a running product. */
+export async function guestToken(url) {
+  return (await (await fetch(`${url}/api/v1/auth/anon`, { method: 'POST' })).json()).token;
+}
+
+/** A new conversation of the token's user; answers its id. */
+export async function newConversation(url, token) {
+  const res = await fetch(`${url}/api/v1/chats/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return (await res.json()).chat_id;
 }

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // `npm run start:services`: the distributed mode on one machine: every service and the gateway as
-// its own process, talking over NATS_URL to DATABASE_URL (and REDIS_URL if set). Ctrl-C stops all.
+// its own process, talking over NATS_URL to DATABASE_URL (and REDIS_URL if set). A process that
+// exits is restarted with a back-off (1 s, doubling up to 30 s) and the launcher says so; only a
+// Ctrl-C or a SIGTERM of the launcher stops them all, each finishing its work in flight first.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { build } from './build.mjs';
 import { root } from './lib.mjs';
+import { Supervisor, superviseUntilSignalled } from './supervisor.mjs';
 
 const SERVICES = ['auth', 'chat', 'memory', 'files', 'insider-config', 'tts', 'sms'];
 
@@ -14,36 +17,24 @@ if (!process.env.NATS_URL || !process.env.DATABASE_URL) {
   process.exit(1);
 }
 build();
-const children = [];
-const start = (name, args, env) => {
-  const child = spawn(process.execPath, [join(root, `services/${name}/dist/main.js`), ...args], {
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
-  children.push(child);
-  return child;
-};
-// Migrations first, each service its own schema, then the services and the gateway.
+const mainOf = (name) => join(root, `services/${name}/dist/main.js`);
+
+// Migrations first, each service its own schema.
 for (const name of SERVICES) {
-  const code = await new Promise((resolve) => start(name, ['migrate'], {}).on('exit', resolve));
-  if (code !== 0) process.exit(code ?? 1);
+  const code = await new Promise((resolve) => spawn(process.execPath, [mainOf(name), 'migrate'], { stdio: 'inherit' }).on('exit', resolve));
+  if (code !== 0) {
+    console.error(`The migrations of the ${name} service failed (code ${code}); nothing was started.`);
+    process.exit(code ?? 1);
+  }
 }
-children.length = 0;
-SERVICES.forEach((name, i) => start(name, [], { HEALTH_PORT: String(9100 + i) }));
-start('gateway', [], {});
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  for (const child of children) child.kill('SIGTERM');
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-for (const child of children) {
-  child.on('exit', (code) => {
-    if (!stopping && code !== 0) {
-      console.error(`A process exited with code ${code}; stopping the others.`);
-      stop();
-    }
-  });
-}
+
+// Then the services and the gateway, kept running. A process gets its grace period to stop
+// (SHUTDOWN_GRACE_MS, 30 s by default), and a few seconds more before it is killed.
+const graceMs = Number(process.env.SHUTDOWN_GRACE_MS) || 30_000;
+const supervisor = new Supervisor({ killAfterMs: graceMs + 5_000 });
+// One machine, so a port each: probes on 9100-9106, metrics on 9465-9471 (the gateway's on 9464).
+SERVICES.forEach((name, i) =>
+  supervisor.add(name, process.execPath, [mainOf(name)], { HEALTH_PORT: String(9100 + i), METRICS_PORT: String(9465 + i) }),
+);
+supervisor.add('gateway', process.execPath, [mainOf('gateway')], { METRICS_PORT: '9464' });
+superviseUntilSignalled(supervisor);

@@ -28,10 +28,27 @@ console.log('Type-checking the tests...');
 runBin('typescript', 'bin/tsc', ['-p', 'tsconfig.spec.json']);
 console.log('Linting...');
 // The boundary rule reads the Nx project graph; compute it first or the rule would skip.
-run(process.execPath, ['node_modules/nx/dist/bin/nx.js', 'show', 'projects'], { env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' }, stdio: 'ignore' });
+run(process.execPath, ['node_modules/nx/dist/bin/nx.js', 'show', 'projects'], {
+  env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+  stdio: 'ignore',
+});
 run(process.execPath, ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.']);
+console.log('Checking the formatting (Prettier)...');
+run(process.execPath, [
+  'node_modules/prettier/bin/prettier.cjs',
+  '--check',
+  '--log-level=warn',
+  'services',
+  'libs',
+  'web',
+  'e2e',
+  'scripts',
+  'deploy',
+]);
 const jestArgs = process.argv.slice(2);
 run(process.execPath, ['scripts/jest.mjs', ...jestArgs]);
 console.log('Web client unit tests (Vitest)...');
-run(process.execPath, [new URL('../node_modules/vitest/vitest.mjs', import.meta.url).pathname, 'run'], { cwd: new URL('../web/', import.meta.url).pathname });
+run(process.execPath, [new URL('../node_modules/vitest/vitest.mjs', import.meta.url).pathname, 'run'], {
+  cwd: new URL('../web/', import.meta.url).pathname,
+});
 console.log(`All tests passed in ${Math.round((Date.now() - started) / 1000)} s.`);

@@ -1,17 +1,61 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, runnerImport, type Plugin } from 'vite';
+import type { RouteGroups } from '@app/contracts/gateway/route';
 
 // The web client imports `@app/contracts` (types, schemas, constants) straight from the library's
 // sources, so no build of the library is needed; nothing else of the repository is reachable.
 const contracts = fileURLToPath(new URL('../libs/contracts/src', import.meta.url));
 
+/**
+ * The route declarations as the browser gets them: `@app/contracts/gateway` is, in the client, only
+ * the method and path of each route. Its types are the full declarations' (the client's calls are
+ * typed from the schemas), but the schemas and zod stay out of the bundle. Each `API.area.name` in
+ * the client's code is replaced by its `{method, path}` at build time, so a page carries only the
+ * routes it calls (as when the URLs were written out), not the whole table.
+ */
+const BROWSER_ROUTES = 'virtual:browser-routes';
+const ROUTE_REFERENCE = /(?<![\w$.])API\.([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)(?![\w$])/g;
+function browserRoutes(): Plugin {
+  const declarations = `${contracts}/gateway/routes.ts`;
+  let table: Promise<Record<string, Record<string, { method: string; path: string }>>> | undefined;
+  const load = () =>
+    (table ??= runnerImport<{ API: RouteGroups }>(declarations, { configFile: false }).then(({ module }) =>
+      Object.fromEntries(
+        Object.entries(module.API).map(([area, group]) => [
+          area,
+          Object.fromEntries(Object.entries(group).map(([name, route]) => [name, { method: route.method, path: route.path }])),
+        ]),
+      ),
+    ));
+  return {
+    name: 'browser-routes',
+    enforce: 'post',
+    resolveId: (source) => (source === BROWSER_ROUTES ? `\0${BROWSER_ROUTES}` : null),
+    async load(id) {
+      if (id !== `\0${BROWSER_ROUTES}`) return null;
+      this.addWatchFile(declarations);
+      return `export const API = ${JSON.stringify(await load())};`;
+    },
+    async transform(code, id) {
+      if (id.includes('node_modules') || !/from\s*['"]@app\/contracts\/gateway['"]/.test(code)) return null;
+      const routes = await load();
+      return code.replace(ROUTE_REFERENCE, (reference, area: string, name: string) => {
+        const route = routes[area]?.[name];
+        if (!route) this.error(`${reference}: no such route in the contracts' API`);
+        return `(${JSON.stringify(route)})`;
+      });
+    },
+  };
+}
+
 // In development (`npm run dev -w web`) the API is the gateway of `npm start`.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), browserRoutes()],
   resolve: {
     alias: [
+      { find: /^@app\/contracts\/gateway$/, replacement: BROWSER_ROUTES },
       { find: /^@app\/contracts$/, replacement: `${contracts}/index.ts` },
       { find: /^@app\/contracts\/(.+)$/, replacement: `${contracts}/$1` },
     ],

@@ -7,28 +7,16 @@
 // Options (-e NAME=value): BASE_URL, VUS (default 5), HOLD (default 30s).
 // See deploy/k6/README.md.
 
-/* global __ENV */ // provided by k6
-
 import http from 'k6/http';
 import { check, sleep } from 'k6';
-import exec from 'k6/execution';
+import { BASE_URL, json, numberOption, rampScenario, requireReady, stringOption } from './lib/common.js';
 
-const BASE_URL = (__ENV.BASE_URL || 'http://localhost:8080').replace(/\/+$/, '');
-const VUS = Number(__ENV.VUS || 5);
-const HOLD = __ENV.HOLD || '30s';
+const VUS = numberOption('VUS', 5);
+const HOLD = stringOption('HOLD', '30s');
 
 export const options = {
   scenarios: {
-    smoke: {
-      executor: 'ramping-vus',
-      startVUs: 1,
-      stages: [
-        { duration: '10s', target: VUS },
-        { duration: HOLD, target: VUS },
-        { duration: '5s', target: 0 },
-      ],
-      gracefulRampDown: '5s',
-    },
+    smoke: rampScenario({ vus: VUS, hold: HOLD, rampUp: '10s', rampDown: '5s', startVUs: 1 }),
   },
   thresholds: {
     // Any failed request (network error or a status outside 200-399) is a deployment problem.
@@ -43,21 +31,8 @@ export const options = {
   },
 };
 
-function json(response) {
-  try {
-    return response.json();
-  } catch {
-    return undefined;
-  }
-}
-
-// Stop at once, with a clear message, when the target is not up: the numbers would mean nothing.
 export function setup() {
-  const response = http.get(`${BASE_URL}/readyz`, { tags: { endpoint: 'readyz' } });
-  if (response.status !== 200) {
-    exec.test.abort(`${BASE_URL}/readyz answered ${response.status}: ${String(response.body).slice(0, 500)}`);
-  }
-  return {};
+  requireReady({ endpoint: 'readyz' });
 }
 
 export default function () {

@@ -1,5 +1,5 @@
 import { CHAT_EVENTS } from '@app/contracts/chat';
-import type { UserMemory } from '@app/contracts/memory';
+import { UserMemorySchema, type UserMemory } from '@app/contracts/memory';
 import type { EmbeddedStack } from '@app/embedded';
 import { EventPublisher } from '@app/platform';
 import { ExtractionService } from '@app/service-memory';
@@ -8,16 +8,21 @@ import { strFromU8, unzipSync } from 'fflate';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { startTestStack, type TestStack } from '../support/test-stack';
-import { ApiClient, eventually } from '../support/api-client';
+import { ApiClient, binary, eventually } from '../support/api-client';
 import { postStream, type SseEvent } from '../support/sse';
 
 const LIST = '/api/v1/user_memory/?user_preference_name=default';
 const NOT_FOUND = { detail: 'Memory not found' };
-const ITEM_FIELDS = ['is_confirmed', 'is_fact', 'is_inference', 'removed_at', 'source_chat_id', 'source_message_id', 'text', 'updated_at', 'user_memory_id'];
+/** A memory item carries the contract's fields and nothing else (no user id, no search vector). */
+const ITEM_FIELDS = Object.keys(UserMemorySchema.shape).sort();
 const RESTORE_WINDOW_SECONDS = 2;
 
 const replyOf = (events: SseEvent[]) => events.find((e) => e.event === 'assistant_message')!.data;
-const textOf = (events: SseEvent[]) => events.filter((e) => e.event === 'text').map((e) => e.data.delta).join('');
+const textOf = (events: SseEvent[]) =>
+  events
+    .filter((e) => e.event === 'text')
+    .map((e) => e.data.delta)
+    .join('');
 const texts = (memories: UserMemory[]) => memories.map((m) => m.text).sort();
 
 /** A guest (or a signed-in user) talking to the assistant, and what it remembers of them. */
@@ -76,7 +81,11 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
   const person = () => new Person(stack).start();
 
   beforeAll(async () => {
-    booted = await startTestStack('memory', transport, { OFFLINE_TOKEN_DELAY_MS: '0', MEMORY_RESTORE_WINDOW_SECONDS: String(RESTORE_WINDOW_SECONDS), PHONE_CODES_PER_IP: '1000' });
+    booted = await startTestStack('memory', transport, {
+      OFFLINE_TOKEN_DELAY_MS: '0',
+      MEMORY_RESTORE_WINDOW_SECONDS: String(RESTORE_WINDOW_SECONDS),
+      PHONE_CODES_PER_IP: '1000',
+    });
     ({ stack, db } = booted);
   });
 
@@ -89,7 +98,15 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
     const chatId = await guest.newChat();
     const first = await guest.say(chatId, 'I moved to Lisbon');
     let memories = await guest.memoriesWhen((m) => m.length === 1);
-    expect(memories[0]).toMatchObject({ text: 'Lives in Lisbon', source_chat_id: chatId, source_message_id: first[0].data.message_id, is_inference: false, is_fact: true, is_confirmed: true, removed_at: null });
+    expect(memories[0]).toMatchObject({
+      text: 'Lives in Lisbon',
+      source_chat_id: chatId,
+      source_message_id: first[0].data.message_id,
+      is_inference: false,
+      is_fact: true,
+      is_confirmed: true,
+      removed_at: null,
+    });
     expect(Object.keys(memories[0]).sort()).toEqual(ITEM_FIELDS);
     const lisbon = memories[0].user_memory_id;
 
@@ -104,7 +121,10 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
     const moved = await guest.say(chatId, 'Actually I moved to Porto');
     memories = await guest.memoriesWhen((m) => m.some((x) => x.text === 'Lives in Porto'));
     expect(texts(memories)).toEqual(['Has a daughter named Ana', 'Is a parent', 'Is vegetarian', 'Lives in Porto']);
-    expect(memories.find((m) => m.text === 'Lives in Porto')).toMatchObject({ user_memory_id: lisbon, source_message_id: moved[0].data.message_id });
+    expect(memories.find((m) => m.text === 'Lives in Porto')).toMatchObject({
+      user_memory_id: lisbon,
+      source_message_id: moved[0].data.message_id,
+    });
     const { rows } = await db.query('SELECT count(*)::int AS n FROM memory.user_memory WHERE user_id = $1', [await guest.userId()]);
     expect(rows[0].n).toBe(4);
 
@@ -208,7 +228,14 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
     const userId = await guest.userId();
     const publisher = new EventPublisher(stack.runtime.bus);
     const eventId = randomUUID();
-    const payload = { user_id: userId, chat_id: randomUUID(), user_message_id: randomUUID(), assistant_message_id: randomUUID(), user_text: "I'm allergic to peanuts", assistant_text: 'Noted.' };
+    const payload = {
+      user_id: userId,
+      chat_id: randomUUID(),
+      user_message_id: randomUUID(),
+      assistant_message_id: randomUUID(),
+      user_text: "I'm allergic to peanuts",
+      assistant_text: 'Noted.',
+    };
     await publisher.publish(CHAT_EVENTS.exchangeCompleted, payload, { eventId });
     await guest.memoriesWhen((m) => m.length === 1);
     // Published again with the same id (a producer's retry): the stream drops it.
@@ -220,7 +247,9 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
     const again = randomUUID();
     await publisher.publish(CHAT_EVENTS.exchangeCompleted, { ...payload, user_message_id: randomUUID() }, { eventId: again });
     await eventually(async () => {
-      const { rows } = await db.query("SELECT 1 FROM memory.processed_event WHERE consumer = 'memory-extraction' AND event_id = $1", [again]);
+      const { rows } = await db.query("SELECT 1 FROM memory.processed_event WHERE consumer = 'memory-extraction' AND event_id = $1", [
+        again,
+      ]);
       return rows.length ? true : undefined;
     });
     expect(texts(await guest.memories())).toEqual(['Is allergic to peanuts']);
@@ -228,19 +257,21 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
     expect(rows[0].n).toBe(1);
   });
 
-  it('moves a guest\'s memories to the account they sign in to', async () => {
+  it("moves a guest's memories to the account they sign in to", async () => {
     const phone = `+1415556${String(1000 + (phoneSeq++ % 9000)).padStart(4, '0')}`;
     const owner = new ApiClient(stack.url);
     const signIn = async (api: ApiClient) => {
       await api.fetchCsrf();
-      await api.withCsrf(api.http.post('/api/v1/auth/login/phone_number')).send({ phone_number: phone }).expect(200);
+      expect((await api.requestPhoneCode(phone)).status).toBe(200);
       const code = await eventually(async () => {
-        const { body } = await new ApiClient(stack.url).get('/api/v1/dev/sms/messages').expect(200);
-        const codes = (body.messages as { to: string; body: string }[]).filter((m) => m.to === phone).map((m) => m.body.match(/\b(\d{6})\b/)?.[1]);
+        const { body } = await new ApiClient(stack.url).get(`/api/v1/dev/sms/messages?to=${encodeURIComponent(phone)}`).expect(200);
+        const codes = (body.messages as { to: string; body: string }[])
+          .filter((m) => m.to === phone)
+          .map((m) => m.body.match(/\b(\d{6})\b/)?.[1]);
         return codes.find((code) => code && !used.has(code));
       });
       used.add(code);
-      const res = await api.http.get(`/api/v1/auth/callback/phone_number?phone_number=${encodeURIComponent(phone)}&code=${code}`).expect(302);
+      const res = await api.phoneCallback(phone, code).expect(302);
       expect(res.headers.location).toMatch(/^\/login-success#access_token=/);
       api.token = decodeURIComponent(String(res.headers.location).split('#access_token=')[1]);
     };
@@ -264,11 +295,7 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
     await guest.say(await guest.newChat(), 'My name is Sam and I work as a nurse');
     await guest.memoriesWhen((m) => m.length === 2);
     const userId = await guest.userId();
-    const zip = await guest.api.get('/api/v1/users/me/export').buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const zip = await binary(guest.api.get('/api/v1/users/me/export'));
     const exported = JSON.parse(strFromU8(unzipSync(new Uint8Array(zip.body as Buffer))['memory.json']));
     expect(exported.user_memory.map((r: { text: string }) => r.text).sort()).toEqual(['Name is Sam', 'Works as a nurse']);
     expect(exported.user_memory.every((r: { user_id: string }) => r.user_id === userId)).toBe(true);
@@ -280,7 +307,14 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
     const late = randomUUID();
     await new EventPublisher(stack.runtime.bus).publish(
       CHAT_EVENTS.exchangeCompleted,
-      { user_id: userId, chat_id: randomUUID(), user_message_id: randomUUID(), assistant_message_id: randomUUID(), user_text: 'I live in Oslo', assistant_text: 'Nice.' },
+      {
+        user_id: userId,
+        chat_id: randomUUID(),
+        user_message_id: randomUUID(),
+        assistant_message_id: randomUUID(),
+        user_text: 'I live in Oslo',
+        assistant_text: 'Nice.',
+      },
       { eventId: late },
     );
     await eventually(async () => {
@@ -295,9 +329,12 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
 /** The model extracts (structured output), driven through the real `openai` SDK against the fake. */
 describe('extraction by a model', () => {
   const isExtraction = (body: Record<string, unknown>) =>
-    (body.text as { format?: { type?: string } } | undefined)?.format?.type === 'json_schema' || (body.response_format as { type?: string } | undefined)?.type === 'json_schema';
+    (body.text as { format?: { type?: string } } | undefined)?.format?.type === 'json_schema' ||
+    (body.response_format as { type?: string } | undefined)?.type === 'json_schema';
   const memories = (...items: [text: string, subject: string | null, isInference?: boolean][]) =>
-    JSON.stringify({ memories: items.map(([text, subject, isInference = false]) => ({ text, subject, is_inference: isInference, is_fact: true })) });
+    JSON.stringify({
+      memories: items.map(([text, subject, isInference = false]) => ({ text, subject, is_inference: isInference, is_fact: true })),
+    });
 
   describe('OpenAI (Responses API, text.format json_schema)', () => {
     let booted: TestStack;
@@ -308,7 +345,13 @@ describe('extraction by a model', () => {
     beforeAll(async () => {
       await openai.start();
       openai.setDefaultReply('responses', (body) => (isExtraction(body) ? (answers.shift() ?? memories()) : lastUserText(body) || 'OK'));
-      booted = await startTestStack('memorymodel', 'in-process', { OPENAI_API_KEY: 'sk-memory', OPENAI_BASE_URL: openai.baseURL, LLM_PROVIDER: 'openai', MEMORY_EXTRACTOR: 'model', MEMORY_MODEL: 'memory-model' });
+      booted = await startTestStack('memorymodel', 'in-process', {
+        OPENAI_API_KEY: 'sk-memory',
+        OPENAI_BASE_URL: openai.baseURL,
+        LLM_PROVIDER: 'openai',
+        MEMORY_EXTRACTOR: 'model',
+        MEMORY_MODEL: 'memory-model',
+      });
       stack = booted.stack;
     });
     afterAll(async () => {
@@ -325,7 +368,10 @@ describe('extraction by a model', () => {
       expect(stored.find((m) => m.text === 'Is a parent')).toMatchObject({ is_inference: true, is_confirmed: false });
       const request = openai.requests('responses').find((r) => isExtraction(r.body))!;
       expect(request.headers.authorization).toBe('Bearer sk-memory');
-      expect(request.body).toMatchObject({ model: 'memory-model', text: { format: { type: 'json_schema', name: 'memories', strict: true } } });
+      expect(request.body).toMatchObject({
+        model: 'memory-model',
+        text: { format: { type: 'json_schema', name: 'memories', strict: true } },
+      });
       expect(request.body.input).toContain('We moved to Lisbon with our little girl');
       expect(request.body.instructions).toContain('reuse its subject exactly');
 
@@ -338,7 +384,10 @@ describe('extraction by a model', () => {
 
       // The chat's next reply is personalised with them (the model's instructions).
       await guest.say(chatId, 'Where do I live again?');
-      const chatRequest = openai.requests('responses').filter((r) => r.stream).at(-1)!;
+      const chatRequest = openai
+        .requests('responses')
+        .filter((r) => r.stream)
+        .at(-1)!;
       expect(chatRequest.body.instructions).toContain('- Lives in Porto');
 
       await eventually(async () => (openai.requests('responses').filter((r) => isExtraction(r.body)).length === 3 ? true : undefined));
@@ -356,8 +405,14 @@ describe('extraction by a model', () => {
 
     beforeAll(async () => {
       await server.start();
-      server.setDefaultReply('chat.completions', (body) => (isExtraction(body) ? memories(['Works as a carpenter', 'occupation']) : lastUserText(body) || 'OK'));
-      booted = await startTestStack('memorycompat', 'in-process', { OPENAI_BASE_URL: server.baseURL, CHAT_MODEL: 'llama3.2', MEMORY_EXTRACTOR: 'model' });
+      server.setDefaultReply('chat.completions', (body) =>
+        isExtraction(body) ? memories(['Works as a carpenter', 'occupation']) : lastUserText(body) || 'OK',
+      );
+      booted = await startTestStack('memorycompat', 'in-process', {
+        OPENAI_BASE_URL: server.baseURL,
+        CHAT_MODEL: 'llama3.2',
+        MEMORY_EXTRACTOR: 'model',
+      });
       stack = booted.stack;
     });
     afterAll(async () => {
@@ -370,7 +425,10 @@ describe('extraction by a model', () => {
       await guest.say(await guest.newChat(), 'I build furniture for a living');
       expect(texts(await guest.memoriesWhen((m) => m.length === 1))).toEqual(['Works as a carpenter']);
       const request = server.requests('chat.completions').find((r) => isExtraction(r.body))!;
-      expect(request.body).toMatchObject({ model: 'llama3.2', response_format: { type: 'json_schema', json_schema: { name: 'memories', strict: true } } });
+      expect(request.body).toMatchObject({
+        model: 'llama3.2',
+        response_format: { type: 'json_schema', json_schema: { name: 'memories', strict: true } },
+      });
       expect((request.body.messages as { role: string }[]).map((m) => m.role)).toEqual(['system', 'user']);
     });
   });

@@ -18,10 +18,22 @@ describe.each(TRANSPORTS)('rate limit over the %s transport', (transport) => {
 
   it('answers 429 with Retry-After once a client passes the limit, and spares the probes', async () => {
     const api = request(stack.url);
-    for (let i = 0; i < 5; i++) await api.get('/api/v1/version/commit').expect(200);
+    for (let i = 0; i < 5; i++) {
+      const allowed = await api.get('/api/v1/version/commit').expect(200);
+      expect(allowed.headers).toMatchObject({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': String(4 - i) });
+    }
     const limited = await api.get('/api/v1/version/commit').expect(429);
     expect(limited.body).toEqual({ detail: 'Too many requests, please slow down' });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // The 429 goes through the one mapping: the standard headers, the request id, the security headers.
+    expect(limited.headers).toMatchObject({
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '0',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    });
+    expect(limited.headers['x-request-id']).toBeTruthy();
+    expect(limited.headers['content-security-policy']).toContain("default-src 'self'");
     await api.get('/healthz').expect(200);
   });
 });

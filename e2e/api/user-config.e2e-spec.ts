@@ -5,14 +5,21 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { startTestStack, type TestStack } from '../support/test-stack';
-import { ApiClient, phoneNumbers } from '../support/api-client';
+import { ApiClient, binary, phoneNumbers } from '../support/api-client';
+import { postStream } from '../support/sse';
 
 const MODE = '/api/v1/user_config/insider-mode';
 const FLAGS = '/api/v1/user_config/insider-mode/insider-flags';
 const VOICE = '/api/v1/user_config/ai-voice';
 const INSIDER_CONFIG_MAIN = join(__dirname, '../../services/insider-config/dist/main.js');
 
-const NO_FLAGS = { dislike_button_verbose_feedback: null, show_rewritten_user_message: null, show_auto_model_selection: null, enable_ko_search: null, can_create_invite: false };
+const NO_FLAGS = {
+  dislike_button_verbose_feedback: null,
+  show_rewritten_user_message: null,
+  show_auto_model_selection: null,
+  enable_ko_search: null,
+  can_create_invite: false,
+};
 const DEFAULT_VOICE = { min_chars: 100, openai_model: 'gpt-4o-mini-tts', voice: 'alloy', speed: 1, auto_read_aloud: false };
 const INSIDERS_ONLY_MODE = { detail: 'Insider mode is only available to insiders.' };
 const INSIDERS_ONLY_FLAGS = { detail: 'Insider flags are only available to insiders.' };
@@ -41,9 +48,14 @@ describe.each(TRANSPORTS)('user settings over the %s transport', (transport) => 
   function operator(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     const { NODE_OPTIONS: _ignored, ...env } = process.env;
     return new Promise((resolve) => {
-      execFile(process.execPath, [INSIDER_CONFIG_MAIN, ...args], { env: { ...env, DATABASE_URL: environment.database.url, LOG_LEVEL: 'error' }, timeout: 30_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        [INSIDER_CONFIG_MAIN, ...args],
+        { env: { ...env, DATABASE_URL: environment.database.url, LOG_LEVEL: 'error' }, timeout: 30_000 },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+        },
+      );
     });
   }
 
@@ -105,7 +117,12 @@ describe.each(TRANSPORTS)('user settings over the %s transport', (transport) => 
       }
       const { rows } = await db.query('SELECT is_insider_enabled, flags FROM insider_config.insider_status WHERE user_id = $1', [userId]);
       expect(rows[0]).toEqual({ is_insider_enabled: false, flags: {} });
-      await api.http.post(FLAGS).set('Authorization', `Bearer ${api.token}`).set('Content-Type', 'application/json').send('{"enable_ko_search": tru').expect(400, { detail: 'Malformed JSON body' });
+      await api.http
+        .post(FLAGS)
+        .set('Authorization', `Bearer ${api.token}`)
+        .set('Content-Type', 'application/json')
+        .send('{"enable_ko_search": tru')
+        .expect(400, { detail: 'Malformed JSON body' });
     });
 
     it('lets an insider granted in the table switch insider mode and keep flags, in force only while it is on', async () => {
@@ -142,6 +159,26 @@ describe.each(TRANSPORTS)('user settings over the %s transport', (transport) => 
       await api.post('/api/v1/invites', { max_uses: 1 }).expect(201);
     });
 
+    it('applies a flag to the very next reply: the chat service forgets the flags it kept when they change', async () => {
+      const { api, userId } = await signedIn();
+      await db.query('INSERT INTO insider_config.insider_status (user_id, is_insider) VALUES ($1, true)', [userId]);
+      await api.post(MODE, { is_insider_enabled: true }).expect(200);
+      const chatId = (await api.post('/api/v1/chats/', {}).expect(201)).body.chat_id;
+      const send = async (content: string) => {
+        const { status, events } = await postStream(`${stack.url}/api/v1/chats/${chatId}/messages`, api.token!, { content });
+        expect(status).toBe(200);
+        return events.find((e) => e.event === 'rewritten_query')?.data;
+      };
+      expect(await send('First, with the flag unset')).toBeUndefined();
+      await api.post(FLAGS, { show_rewritten_user_message: true }).expect(200);
+      expect(await send('Now   show   it')).toEqual({ text: 'Now show it' });
+      await api.post(FLAGS, { show_rewritten_user_message: false }).expect(200);
+      expect(await send('And hide it again')).toBeUndefined();
+      await api.post(FLAGS, { show_rewritten_user_message: true }).expect(200);
+      await api.post(MODE, { is_insider_enabled: false }).expect(200);
+      expect(await send('Insider mode off: no flags')).toBeUndefined();
+    });
+
     it('follows the operator commands grant-insider and revoke-insider', async () => {
       const { api, userId } = await signedIn();
       await api.post(MODE, { is_insider_enabled: true }).expect(403);
@@ -172,7 +209,9 @@ describe.each(TRANSPORTS)('user settings over the %s transport', (transport) => 
       await guest.guest();
       await guest.get(VOICE).expect(200, DEFAULT_VOICE);
       await guest.post(VOICE, { min_chars: 250 }).expect(200, { ...DEFAULT_VOICE, min_chars: 250 });
-      await guest.post(VOICE, { voice: 'verse', speed: 1.25, auto_read_aloud: true }).expect(200, { ...DEFAULT_VOICE, min_chars: 250, voice: 'verse', speed: 1.25, auto_read_aloud: true });
+      await guest
+        .post(VOICE, { voice: 'verse', speed: 1.25, auto_read_aloud: true })
+        .expect(200, { ...DEFAULT_VOICE, min_chars: 250, voice: 'verse', speed: 1.25, auto_read_aloud: true });
       await guest.post(VOICE, {}).expect(200, { ...DEFAULT_VOICE, min_chars: 250, voice: 'verse', speed: 1.25, auto_read_aloud: true });
       await guest.get(VOICE).expect(200, { ...DEFAULT_VOICE, min_chars: 250, voice: 'verse', speed: 1.25, auto_read_aloud: true });
       // Another user is untouched.
@@ -211,19 +250,13 @@ describe.each(TRANSPORTS)('user settings over the %s transport', (transport) => 
       const settings = (await api.post(VOICE, { min_chars: 400, auto_read_aloud: true }).expect(200)).body;
       await operator('grant-insider', userId);
       await api.post(FLAGS, { enable_ko_search: true }).expect(200);
-      const exported = await api
-        .get('/api/v1/users/me/export')
-        .buffer(true)
-        .parse((res, done) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => done(null, Buffer.concat(chunks)));
-        })
-        .expect(200);
+      const exported = await binary(api.get('/api/v1/users/me/export')).expect(200);
       const files = unzipSync(new Uint8Array(exported.body as Buffer));
       const part = JSON.parse(strFromU8(files['insider-config.json']));
       expect(part.voice_config).toEqual([{ user_id: userId, config: settings, updated_at: expect.any(String) }]);
-      expect(part.insider_status).toEqual([expect.objectContaining({ user_id: userId, is_insider: true, is_insider_enabled: false, flags: { enable_ko_search: true } })]);
+      expect(part.insider_status).toEqual([
+        expect.objectContaining({ user_id: userId, is_insider: true, is_insider_enabled: false, flags: { enable_ko_search: true } }),
+      ]);
 
       await api.delete('/api/v1/users/me').expect(204);
       for (const table of ['voice_config', 'insider_status']) {

@@ -1,8 +1,19 @@
 import { FakeOpenAI } from '@app/testing';
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { guestToken, launchBrowser, newContext, productSql, screenshot, signInAndOnboard as signInAndOnboardAs, startProduct, VIEWPORTS, type Product } from './support/product';
+import { axeViolations } from './support/axe';
+import {
+  guestToken,
+  launchBrowser,
+  newContext,
+  productSql,
+  screenshot,
+  signInAndOnboard as signInAndOnboardAs,
+  startProduct,
+  VIEWPORTS,
+  type Product,
+  expectFocus,
+} from './support/product';
 
 type Viewport = { width: number; height: number };
 type Memory = { user_memory_id: string; text: string; is_inference: boolean; is_confirmed: boolean };
@@ -58,7 +69,10 @@ describe('attachments, memories and invites in a browser', () => {
   async function say(page: Page, text: string) {
     await page.getByLabel('Message', { exact: true }).fill(text);
     await page.getByRole('button', { name: 'Send message' }).click();
-    await page.locator('.message--draft').waitFor({ state: 'attached', timeout: 10_000 }).catch(() => undefined);
+    await page
+      .locator('.message--draft')
+      .waitFor({ state: 'attached', timeout: 10_000 })
+      .catch(() => undefined);
     await page.locator('.message--draft').waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByRole('button', { name: 'Send message' }).waitFor();
   }
@@ -71,7 +85,9 @@ describe('attachments, memories and invites in a browser', () => {
     const token = await tokenOf(page);
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const res = await fetch(`${product.url}/api/v1/user_memory/?user_preference_name=default`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${product.url}/api/v1/user_memory/?user_preference_name=default`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const memories = (await res.json()) as Memory[];
       if (until(memories)) return memories;
       if (Date.now() > deadline) throw new Error(`Memories never matched: ${JSON.stringify(memories.map((m) => m.text))}`);
@@ -117,7 +133,11 @@ describe('attachments, memories and invites in a browser', () => {
       await page.dispatchEvent('.chat', 'dragenter', { dataTransfer: program });
       await page.getByText('Drop files to attach them').waitFor();
       await page.dispatchEvent('.chat', 'drop', { dataTransfer: program });
-      await page.getByRole('alert').filter({ hasText: 'cat.png' }).filter({ hasText: /Windows program|not supported/ }).waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'cat.png' })
+        .filter({ hasText: /Windows program|not supported/ })
+        .waitFor();
 
       // By a paste: a picture from the clipboard.
       await page.getByLabel('Message', { exact: true }).focus();
@@ -125,7 +145,9 @@ describe('attachments, memories and invites in a browser', () => {
         const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
         const dt = new DataTransfer();
         dt.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
-        document.getElementById('composer-input')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+        document
+          .getElementById('composer-input')!
+          .dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
       }, png.toString('base64'));
       await tray.getByText('pasted.png', { exact: true }).waitFor();
       await page.waitForFunction(() => !document.querySelector('.tray__item[data-status=uploading]'), undefined, { timeout: 15_000 });
@@ -135,7 +157,7 @@ describe('attachments, memories and invites in a browser', () => {
       // Removed before sending: the refused one and the pasted one.
       await page.getByRole('button', { name: 'Remove cat.png' }).click();
       await page.getByRole('button', { name: 'Remove pasted.png' }).click();
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('composer-input');
+      await expectFocus(page, (el) => el?.id, 'composer-input');
       expect(await tray.locator('.tray__item').count()).toBe(2);
 
       const sent = page.waitForRequest((request) => /\/api\/v1\/chats\/[^/]+\/messages$/.test(request.url()));
@@ -162,14 +184,23 @@ describe('attachments, memories and invites in a browser', () => {
       await screenshot(page, 'attach-after-reload');
 
       // A click opens the file in a new tab through its signed link.
-      const [tab] = await Promise.all([context.waitForEvent('page'), page.locator('.message--user').first().getByRole('link', { name: /list\.txt/ }).click()]);
+      const [tab] = await Promise.all([
+        context.waitForEvent('page'),
+        page
+          .locator('.message--user')
+          .first()
+          .getByRole('link', { name: /list\.txt/ })
+          .click(),
+      ]);
       await tab.waitForLoadState();
       expect(tab.url()).toMatch(/\/api\/v1\/files\/view\/[^?]+\?expires=\d+&signature=/);
       expect(await tab.locator('body').innerText()).toContain('chickpeas');
       await tab.close();
 
       // A failed presign is logged and shows nothing but a note.
-      await page.route('**/api/v1/files/presigned/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"boom"}' }));
+      await page.route('**/api/v1/files/presigned/**', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"boom"}' }),
+      );
       await page.reload();
       await page.getByText('The attachments could not be loaded.').waitFor();
       await page.unroute('**/api/v1/files/presigned/**');
@@ -180,7 +211,9 @@ describe('attachments, memories and invites in a browser', () => {
       const link = await page.getByLabel('Share link').inputValue();
       const reader = await guestPage(new URL(link).pathname, VIEWPORTS.narrow, { light: true });
       const shareId = new URL(link).pathname.split('/').pop()!;
-      const asked = reader.page.waitForRequest((request) => request.url().includes('/files/presigned/') && request.url().includes(`share_id=${shareId}`));
+      const asked = reader.page.waitForRequest(
+        (request) => request.url().includes('/files/presigned/') && request.url().includes(`share_id=${shareId}`),
+      );
       await reader.page.locator('.message--user').getByRole('img', { name: 'sunset.png' }).waitFor();
       await asked;
       await screenshot(reader.page, 'attach-share-narrow-light');
@@ -211,18 +244,20 @@ describe('attachments, memories and invites in a browser', () => {
       await options.focus();
       await page.keyboard.press('Enter');
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('What the assistant remembers from this conversation');
+      await expectFocus(page, (el) => el?.textContent?.trim(), 'What the assistant remembers from this conversation');
       await page.keyboard.press('Escape');
       expect(await options.getAttribute('aria-expanded')).toBe('false');
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Conversation options');
+      await expectFocus(page, (el) => el?.getAttribute('aria-label'), 'Conversation options');
       await options.click();
       await screenshot(page, 'conversation-menu');
       await page.getByRole('link', { name: 'What the assistant remembers from this conversation' }).click();
       await page.waitForURL(/\/memories\?source_chat_id=/);
-      const vegGroup = page.getByRole('region', { name: 'You said: “I\'m vegetarian”' });
+      const vegGroup = page.getByRole('region', { name: "You said: “I'm vegetarian”" });
       const lisbonGroup = page.getByRole('region', { name: 'You said: “I moved to Lisbon and my daughter is called Ana”' });
       await vegGroup.getByText('Is vegetarian').waitFor();
-      expect(await lisbonGroup.locator('.memory__text').allInnerTexts()).toEqual(expect.arrayContaining(['Lives in Lisbon', 'Has a daughter named Ana', 'Is a parent']));
+      expect(await lisbonGroup.locator('.memory__text').allInnerTexts()).toEqual(
+        expect.arrayContaining(['Lives in Lisbon', 'Has a daughter named Ana', 'Is a parent']),
+      );
       await page.getByText('1 guess is waiting for you to confirm or reject it.').waitFor();
       await screenshot(page, 'memories-wide-dark');
 
@@ -231,7 +266,7 @@ describe('attachments, memories and invites in a browser', () => {
       await page.getByLabel('Edit this memory').fill('Lives in Porto');
       await page.keyboard.press('Enter');
       await lisbonGroup.getByText('Lives in Porto').waitFor();
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Edit: Lives in Porto');
+      await expectFocus(page, (el) => el?.getAttribute('aria-label'), 'Edit: Lives in Porto');
       await page.getByRole('button', { name: 'Confirm: Is a parent' }).click();
       await page.getByText('Guessed by the assistant · confirmed by you').waitFor();
 
@@ -239,7 +274,7 @@ describe('attachments, memories and invites in a browser', () => {
       await page.getByRole('button', { name: 'Delete: Is vegetarian' }).click();
       const undoBar = page.getByRole('status').filter({ hasText: 'Deleted: “Is vegetarian”' });
       await undoBar.waitFor();
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Undo');
+      await expectFocus(page, (el) => el?.textContent, 'Undo');
       await screenshot(page, 'memories-undo');
       const restored = page.waitForResponse((r) => r.url().endsWith('/restore') && r.status() === 200);
       await page.keyboard.press('Enter');
@@ -260,7 +295,7 @@ describe('attachments, memories and invites in a browser', () => {
       expect(page.url().split('#')[0]).toBe(chatUrl);
       const linked = page.locator('.message--highlight');
       await linked.getByText("I'm vegetarian").waitFor();
-      expect(await page.evaluate(() => document.activeElement?.classList.contains('message--highlight'))).toBe(true);
+      await expectFocus(page, (el) => el?.classList.contains('message--highlight'), true);
       await screenshot(page, 'memories-linked-message');
 
       // All memories, in the light theme, and the settings' summary.
@@ -291,7 +326,9 @@ describe('attachments, memories and invites in a browser', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
       await screenshot(page, 'memories-narrow');
 
-      await page.route('**/api/v1/user_memory/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"boom"}' }));
+      await page.route('**/api/v1/user_memory/**', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"boom"}' }),
+      );
       await page.reload();
       await page.getByRole('alert').filter({ hasText: 'Failed to fetch user memory' }).waitFor();
       await screenshot(page, 'memories-error-narrow');
@@ -331,8 +368,14 @@ describe('attachments, memories and invites in a browser', () => {
       expect(await page.getByRole('heading', { name: 'Invite people' }).count()).toBe(0);
 
       // An operator makes this user an insider allowed to invite (the insider_status table).
-      const me = (await (await fetch(`${product.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } })).json()) as { user_id: string };
-      await productSql(product, `INSERT INTO insider_config.insider_status (user_id, is_insider, is_insider_enabled, flags) VALUES ($1, true, true, '{"can_create_invite": true}')`, [me.user_id]);
+      const me = (await (
+        await fetch(`${product.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } })
+      ).json()) as { user_id: string };
+      await productSql(
+        product,
+        `INSERT INTO insider_config.insider_status (user_id, is_insider, is_insider_enabled, flags) VALUES ($1, true, true, '{"can_create_invite": true}')`,
+        [me.user_id],
+      );
       await page.reload();
       const panel = page.getByRole('region', { name: 'Invite people' });
       await panel.waitFor();
@@ -353,7 +396,9 @@ describe('attachments, memories and invites in a browser', () => {
       await panel.getByRole('button', { name: 'Create invite link' }).click();
       await panel.getByRole('alert').filter({ hasText: 'from 1 to 1000' }).waitFor();
       await panel.getByLabel('Number of uses').fill('2');
-      await page.route('**/api/v1/invites', (route) => route.fulfill({ status: 403, contentType: 'application/json', body: '{"detail":"You are not allowed to create invites."}' }));
+      await page.route('**/api/v1/invites', (route) =>
+        route.fulfill({ status: 403, contentType: 'application/json', body: '{"detail":"You are not allowed to create invites."}' }),
+      );
       await panel.getByRole('button', { name: 'Create invite link' }).click();
       await panel.getByRole('alert').filter({ hasText: 'You are not allowed to create invites.' }).waitFor();
       await page.getByRole('button', { name: 'Switch to light theme' }).click();
@@ -375,14 +420,23 @@ describe('attachments, memories and invites in a browser', () => {
       apiKey: 'browser-test-key',
       defaultReplies: {
         // Replies draw a picture: three partial previews half a second apart, then the image; titles are plain.
-        responses: (body) => (body.stream ? [{ text: 'Here is your picture.' }, { image: { partials: 3, intervalMs: 600, color: [47, 95, 208] } }] : 'A picture'),
+        responses: (body) =>
+          body.stream
+            ? [{ text: 'Here is your picture.' }, { image: { partials: 3, intervalMs: 600, color: [47, 95, 208] } }]
+            : 'A picture',
       },
     });
     let drawing: Product;
 
     beforeAll(async () => {
       await openai.start();
-      drawing = await startProduct({ LLM_PROVIDER: 'openai', OPENAI_API_KEY: 'browser-test-key', OPENAI_BASE_URL: openai.baseURL, CHAT_AUTO_MODEL: 'false', MEMORY_EXTRACTOR: 'rules' });
+      drawing = await startProduct({
+        LLM_PROVIDER: 'openai',
+        OPENAI_API_KEY: 'browser-test-key',
+        OPENAI_BASE_URL: openai.baseURL,
+        CHAT_AUTO_MODEL: 'false',
+        MEMORY_EXTRACTOR: 'rules',
+      });
     }, 90_000);
     afterAll(async () => {
       await drawing?.stop();
@@ -401,11 +455,20 @@ describe('attachments, memories and invites in a browser', () => {
       expect(await slots.getByRole('listitem').count()).toBe(3);
       await screenshot(page, 'image-partials');
       await page.locator('.message--draft').waitFor({ state: 'detached', timeout: 30_000 });
-      const stored = page.locator('.message--assistant').last().getByRole('list', { name: 'Images and files of the reply' }).getByRole('img');
+      const stored = page
+        .locator('.message--assistant')
+        .last()
+        .getByRole('list', { name: 'Images and files of the reply' })
+        .getByRole('img');
       await stored.waitFor();
       expect(await stored.getAttribute('src')).toMatch(/^data:image\//);
       await page.reload();
-      await page.locator('.message--assistant').last().getByRole('list', { name: 'Images and files of the reply' }).getByRole('img').waitFor();
+      await page
+        .locator('.message--assistant')
+        .last()
+        .getByRole('list', { name: 'Images and files of the reply' })
+        .getByRole('img')
+        .waitFor();
       await screenshot(page, 'image-stored');
       await context.close();
     }, 60_000);
@@ -413,7 +476,6 @@ describe('attachments, memories and invites in a browser', () => {
 
   it('passes axe-core (WCAG 2.1 AA) on the memories page and the composer with attachments, in both themes', async () => {
     if (!memoryReady || !filesReady) return console.warn('Skipped: needs the memory and files services.');
-    const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const serious: string[] = [];
     for (const light of [false, true]) {
       const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.wide, bypassCSP: true });
@@ -429,12 +491,8 @@ describe('attachments, memories and invites in a browser', () => {
       await chooser.setFiles([{ name: 'sunset.png', mimeType: 'image/png', buffer: png }]);
       await page.waitForFunction(() => !document.querySelector('.tray__item[data-status=uploading]'));
       const scan = async (name: string) => {
-        await page.addScriptTag({ content: axeSource });
-        const violations = await page.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { html: string }[] }[] }> } }).axe;
-          return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations;
-        });
-        for (const v of violations) if (v.impact === 'serious' || v.impact === 'critical') serious.push(`${name}: ${v.id} ${v.nodes[0]?.html.slice(0, 160)}`);
+        for (const v of await axeViolations(page))
+          if (v.impact === 'serious' || v.impact === 'critical') serious.push(`${name}: ${v.id} ${v.sample.slice(0, 160)}`);
       };
       await scan(`composer-${light ? 'light' : 'dark'}`);
       await page.goto('/memories');

@@ -1,5 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
-import { chatApiAvailable, launchBrowser, newContext, onboard as onboardToConfirmation, screenshot, smsCodeFor, startProduct, VIEWPORTS, type Product } from './support/product';
+import {
+  chatApiAvailable,
+  launchBrowser,
+  newContext,
+  onboard as onboardToConfirmation,
+  screenshot,
+  smsCodeFor,
+  startProduct,
+  VIEWPORTS,
+  type Product,
+} from './support/product';
 
 /**
  * The web portal in Debian's Chromium against the product started the README's way (the built
@@ -87,21 +97,29 @@ describe('the web portal in a browser', () => {
   it('keeps the theme across a reload, light and dark', async () => {
     const { context, page } = await guestPage();
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
-    expect(await page.evaluate(() => [localStorage.getItem('isDarkMode'), document.documentElement.hasAttribute('data-theme')])).toEqual(['false', false]);
+    expect(await page.evaluate(() => [localStorage.getItem('isDarkMode'), document.documentElement.hasAttribute('data-theme')])).toEqual([
+      'false',
+      false,
+    ]);
     await page.reload();
     await page.getByRole('button', { name: 'Switch to dark theme' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.hasAttribute('data-theme'))).toBe(false);
     await screenshot(page, 'guest-chat-wide-light');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     await page.reload();
-    expect(await page.evaluate(() => [localStorage.getItem('isDarkMode'), document.documentElement.getAttribute('data-theme')])).toEqual(['true', 'dark']);
+    expect(await page.evaluate(() => [localStorage.getItem('isDarkMode'), document.documentElement.getAttribute('data-theme')])).toEqual([
+      'true',
+      'dark',
+    ]);
     await context.close();
   }, 60_000);
 
   it('guards the routes: logged-out visitors, guests and unknown paths', async () => {
     // A logged-out visitor (the server refuses to create guests for it here) goes to /login from protected routes.
     const { context, page } = await open('/terms', VIEWPORTS.wide, async (p) => {
-      await p.route('**/api/v1/auth/anon', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"down"}' }));
+      await p.route('**/api/v1/auth/anon', (route) =>
+        route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"down"}' }),
+      );
     });
     await page.getByRole('heading', { name: 'Terms of Use' }).waitFor();
     await page.getByText('Last updated 17 September 2025').waitFor();
@@ -139,8 +157,12 @@ describe('the web portal in a browser', () => {
     await page.getByRole('button', { name: 'Start Loading' }).click();
     const phase = page.getByTestId('phase');
     expect(await phase.textContent()).toBe('Personalizing query');
-    await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Searching', undefined, { timeout: 4_000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Thinking', undefined, { timeout: 4_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Searching', undefined, {
+      timeout: 4_000,
+    });
+    await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Thinking', undefined, {
+      timeout: 4_000,
+    });
     await page.getByRole('button', { name: 'Stop Loading' }).click();
     // The phase returns to idle in an effect after the click's render: wait for it rather than race it.
     await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Idle', undefined, { timeout: 2_000 });
@@ -183,8 +205,9 @@ describe('the web portal in a browser', () => {
     await context.close();
   }, 60_000);
 
-  it('shows a wrong code as the server says it', async () => {
-    const { context, page } = await guestPage('/chat');
+  it('keeps a wrong code on the code step with the tries left (not in the address), then signs in with the right code', async () => {
+    const { context, page, errors } = await guestPage('/chat');
+    await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
     await page.goto('/login');
     const phone = nextPhone();
     await page.getByLabel('Mobile number').fill(phone);
@@ -192,10 +215,71 @@ describe('the web portal in a browser', () => {
     const code = await smsCodeFor(product.url, phone);
     await page.getByLabel('Code').fill(code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/login\?error=/);
-    await page.getByRole('alert').filter({ hasText: 'That code is not right.' }).waitFor();
+
+    // Back from the callback: the code step for the same number, the error under the field.
+    const alert = page.getByRole('alert').filter({ hasText: 'That code is not right.' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('That code is not right. 4 tries left.');
+    await page.waitForURL((url) => url.pathname === '/login' && url.search === '');
+    const field = page.getByLabel('Code');
+    expect(await field.getAttribute('aria-describedby')).toBe(await alert.getAttribute('id'));
+    expect(await field.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await page.getByRole('status').textContent()).toContain(phone);
+    await page.getByRole('button', { name: 'Use a different number' }).waitFor();
+    await page.getByRole('button', { name: 'Send a new code' }).waitFor();
+    await screenshot(page, 'login-code-wrong');
+
+    // A reload stays on the code step and does not show the error again.
+    await page.reload();
+    await page.getByLabel('Code').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    await page.getByLabel('Code').fill(code);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/new-user');
+    expect(
+      await page.evaluate(() => [
+        window.location.hash,
+        sessionStorage.getItem('login_state'),
+        sessionStorage.getItem('login_phone_number'),
+      ]),
+    ).toEqual(['', null, null]);
+    expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('does not sign a browser in from a crafted /login-success link carrying another user’s valid token', async () => {
+    // The attacker signs in to their own account and takes its token.
+    const attacker = await guestPage('/chat');
+    await attacker.page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+    await signInWithPhone(attacker.page);
+    await attacker.page.waitForURL('**/new-user');
+    const attackerToken = await attacker.page.evaluate(() => localStorage.getItem('access_token'));
+    const me = await fetch(`${product.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${attackerToken}` } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { is_anon: boolean }).is_anon).toBe(false);
+    await attacker.context.close();
+
+    // The victim, a guest, opens the link: with no login_state, and with a guessed one.
+    const victim = await guestPage('/chat');
+    await victim.page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+    const victimToken = await victim.page.evaluate(() => localStorage.getItem('access_token'));
+    for (const fragment of [`access_token=${attackerToken}`, `access_token=${attackerToken}&login_state=${'A'.repeat(32)}`]) {
+      await victim.page.goto('/terms'); // so that the link loads a page, not a fragment change
+      await victim.page.goto(`/login-success#${fragment}`);
+      await victim.page
+        .getByRole('alert')
+        .filter({ hasText: 'This sign-in link was not started in this browser. Sign in again here.' })
+        .waitFor();
+      await victim.page.getByRole('link', { name: 'Back to sign in' }).waitFor();
+      expect(await victim.page.evaluate(() => [window.location.hash, localStorage.getItem('access_token')])).toEqual(['', victimToken]);
+    }
+    await screenshot(victim.page, 'login-success-refused');
+    await victim.page.goto('/chat');
+    await victim.page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+    expect(await victim.page.evaluate(() => localStorage.getItem('access_token'))).toBe(victimToken);
+    await victim.context.close();
+  }, 90_000);
 
   it('exports the data as a zip and deletes the account after a typed confirmation', async () => {
     const { context, page } = await guestPage('/chat');

@@ -1,5 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, productSql, screenshot, signInAndOnboard, startProduct, VIEWPORTS, type Product } from './support/product';
+import type { Page } from 'playwright-core';
+import { newContext, productSql, productSuite, screenshot, signInAndOnboard, VIEWPORTS } from './support/product';
+import { until } from '../support/until';
 
 /**
  * Issue 8 in the portal: an operator makes a user an insider; the user turns insider mode on and
@@ -7,28 +8,27 @@ import { launchBrowser, newContext, productSql, screenshot, signInAndOnboard, st
  * a message when the server refuses), and the screens that read a flag follow the effective value.
  */
 describe('insider mode, flags and voice settings in a browser', () => {
-  let product: Product;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    product = await startProduct({ OFFLINE_TOKEN_DELAY_MS: '2', PHONE_CODES_PER_IP: '1000' });
-  }, 90_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-  });
+  const suite = productSuite({ OFFLINE_TOKEN_DELAY_MS: '2', PHONE_CODES_PER_IP: '1000' });
 
   const tokenOf = (page: Page) => page.evaluate(() => localStorage.getItem('access_token')!);
   const earlyAccess = (page: Page) => page.getByRole('region', { name: 'Early access' });
   const switchNamed = (page: Page, name: string) => earlyAccess(page).getByRole('switch', { name });
+  /**
+   * Turns a switch on as a user does (a click once it is enabled) and waits for it to show on:
+   * the change is applied from the mutation's first step, a microtask or two after the click, so
+   * Playwright's check() (which reads the state at once) would call a slow machine's switch unchanged.
+   */
+  const turnOn = async (page: Page, name: string) => {
+    const control = switchNamed(page, name);
+    await control.click();
+    await until(`the switch '${name}' on`, () => control.isChecked(), 10_000);
+  };
 
   it('follows the operator, the switch, the flags and the voice settings, rolling back what the server refuses', async () => {
-    const context = await newContext(browser, product.url, VIEWPORTS.wide);
+    const context = await newContext(suite.browser, suite.product.url, VIEWPORTS.wide);
     const page = await context.newPage();
     await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
-    await signInAndOnboard(page, product.url, '+14155557001', 'Ada Lovelace');
+    await signInAndOnboard(page, suite.product.url, '+14155557001', 'Ada Lovelace');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL('**/chat');
 
@@ -47,26 +47,34 @@ describe('insider mode, flags and voice settings in a browser', () => {
     await earlyAccess(page).getByText('Early access is by invitation').waitFor();
 
     // An operator grants insider standing (insider mode stays off until the user turns it on).
-    const me = (await (await fetch(`${product.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } })).json()) as { user_id: string };
-    await productSql(product, 'INSERT INTO insider_config.insider_status (user_id, is_insider, is_insider_enabled) VALUES ($1, true, false)', [me.user_id]);
+    const me = (await (
+      await fetch(`${suite.product.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } })
+    ).json()) as { user_id: string };
+    await productSql(
+      suite.product,
+      'INSERT INTO insider_config.insider_status (user_id, is_insider, is_insider_enabled) VALUES ($1, true, false)',
+      [me.user_id],
+    );
     await page.reload();
     const insiderMode = switchNamed(page, 'Insider mode');
     await insiderMode.waitFor();
     expect(await insiderMode.isChecked()).toBe(false);
     await insiderMode.check();
-    await switchNamed(page, 'Show which model answered').check();
+    await turnOn(page, 'Show which model answered');
     await page.waitForFunction(() => !document.querySelector('[aria-label="Saving"]'));
     expect(await switchNamed(page, 'Show which model answered').isChecked()).toBe(true);
 
     // A refused change is rolled back, with the reason shown.
     await page.route('**/api/v1/user_config/insider-mode/insider-flags', (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"The settings store is down."}' }) : route.continue(),
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"The settings store is down."}' })
+        : route.continue(),
     );
     await switchNamed(page, 'Show how my question was rewritten').click();
     await earlyAccess(page).getByRole('alert').filter({ hasText: 'The settings store is down.' }).waitFor();
     expect(await switchNamed(page, 'Show how my question was rewritten').isChecked()).toBe(false);
     await page.unroute('**/api/v1/user_config/insider-mode/insider-flags');
-    await switchNamed(page, 'Ask why when I dislike a reply').check();
+    await turnOn(page, 'Ask why when I dislike a reply');
     await page.waitForFunction(() => !document.querySelector('[aria-label="Saving"]'));
     await screenshot(page, 'settings-insider-on');
 
@@ -98,7 +106,9 @@ describe('insider mode, flags and voice settings in a browser', () => {
     await voiceSelect().waitFor();
     expect(await voiceSelect().inputValue()).toBe('verse');
     await page.route('**/api/v1/user_config/ai-voice', (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 422, contentType: 'application/json', body: '{"detail":"voice: not available"}' }) : route.continue(),
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 422, contentType: 'application/json', body: '{"detail":"voice: not available"}' })
+        : route.continue(),
     );
     await voiceSelect().selectOption('sage');
     await page.getByRole('region', { name: 'Voice' }).getByRole('alert').filter({ hasText: 'voice: not available' }).waitFor();

@@ -8,7 +8,6 @@ import { freePort, processesUsing } from '../support/processes';
 const root = join(__dirname, '../..');
 const main = join(root, 'deploy/embedded/dist/main.js');
 
-
 interface Running {
   child: ChildProcess;
   output: () => string;

@@ -1,13 +1,6 @@
 import { deleteEventStream, machine, uniqueName } from '@app/testing';
 import { BusNoRespondersError, BusTimeoutError, decode, encode, InProcessBus, NatsBus, type Bus, type IncomingEvent } from '@app/platform';
-
-const waitFor = async (predicate: () => boolean, ms = 10_000) => {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { until } from '../support/until';
 
 /** One contract, two implementations: the in-process bus must behave as NATS with JetStream does. */
 describe.each([
@@ -86,7 +79,11 @@ describe.each([
     await bus.publishEvent('events.thing.happened', encode({ n: 1 }), {}, 'id-1');
     await bus.publishEvent('events.thing.happened', encode({ n: 1 }), {}, 'id-1');
     await bus.publishEvent('events.other.happened', encode({ n: 2 }), {}, 'id-2');
-    await waitFor(() => seen.filter((s) => s.consumer === 'flaky').length === 2 && seen.some((s) => s.consumer === 'steady'));
+    await until(
+      'both consumers served, the flaky one twice',
+      () => seen.filter((s) => s.consumer === 'flaky').length === 2 && seen.some((s) => s.consumer === 'steady'),
+      10_000,
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(seen.filter((s) => s.consumer === 'steady')).toEqual([{ consumer: 'steady', body: { n: 1 }, delivery: 1 }]);
     expect(seen.filter((s) => s.consumer === 'flaky')).toEqual([
@@ -104,11 +101,11 @@ describe.each([
       });
     const first = await consume();
     await bus.publishEvent('events.resume.one', encode(1), {}, 'r-1');
-    await waitFor(() => seen.length === 1);
+    await until('the first event consumed', () => seen.length === 1, 10_000);
     await first.close();
     await bus.publishEvent('events.resume.two', encode(2), {}, 'r-2');
     await consume();
-    await waitFor(() => seen.length === 2);
+    await until('the second event consumed after the resume', () => seen.length === 2, 10_000);
     expect(seen).toEqual([1, 2]);
   });
 });

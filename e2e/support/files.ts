@@ -11,11 +11,15 @@ export async function makePng(width: number, height: number): Promise<Buffer> {
       pixels[i + 2] = ((x + y) * 7) % 256;
     }
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 export async function makeJpeg(width: number, height: number): Promise<Buffer> {
-  return sharp(await makePng(width, height)).jpeg({ quality: 80 }).toBuffer();
+  return sharp(await makePng(width, height))
+    .jpeg({ quality: 80 })
+    .toBuffer();
 }
 
 /** A one-page PDF whose text is `text` (offsets computed, so any reader takes it). */
@@ -51,7 +55,9 @@ export function makeExecutable(bytes = 4096): Buffer {
 }
 
 /** Decodes a data URL's image and says what it is. */
-export async function imageOfDataUrl(dataUrl: string): Promise<{ format: string | undefined; width: number | undefined; height: number | undefined; mime: string }> {
+export async function imageOfDataUrl(
+  dataUrl: string,
+): Promise<{ format: string | undefined; width: number | undefined; height: number | undefined; mime: string }> {
   const match = /^data:([^;]+);base64,(.+)$/.exec(dataUrl);
   if (!match) throw new Error(`Not a base64 data URL: ${dataUrl.slice(0, 40)}`);
   const meta = await sharp(Buffer.from(match[2], 'base64')).metadata();

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect as tcpConnect, createServer } from 'node:net';
 
 /** A port nothing listens on right now. */
 export async function freePort(): Promise<number> {
@@ -11,6 +11,14 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** Whether something accepts TCP connections on a local port (a server started by a test is up). */
+export const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = tcpConnect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
 
 /** Processes whose command line mentions a path (the embedded PostgreSQL of a data directory and its workers). */
 export function processesUsing(path: string): number[] {

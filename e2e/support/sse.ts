@@ -18,7 +18,11 @@ export function parseSse(text: string): SseEvent[] {
 }
 
 /** POSTs and reads the whole event stream (or the JSON error when the status is not 200). */
-export async function postStream(url: string, token: string, body?: unknown): Promise<{ status: number; events: SseEvent[]; json?: unknown; headers: Headers }> {
+export async function postStream(
+  url: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; events: SseEvent[]; json?: unknown; headers: Headers }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -34,22 +38,26 @@ export function postStreamAndHangUp(url: string, token: string, body: unknown, u
   return new Promise((resolve, reject) => {
     const seen: SseEvent[] = [];
     let buffer = '';
-    const req = httpRequest(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
-      res.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        const blocks = buffer.split('\n\n');
-        buffer = blocks.pop() ?? '';
-        for (const event of parseSse(blocks.join('\n\n') + '\n\n')) {
-          seen.push(event);
-          if (until(event)) {
-            req.destroy();
-            resolve(seen);
-            return;
+    const req = httpRequest(
+      url,
+      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (res) => {
+        res.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString();
+          const blocks = buffer.split('\n\n');
+          buffer = blocks.pop() ?? '';
+          for (const event of parseSse(blocks.join('\n\n') + '\n\n')) {
+            seen.push(event);
+            if (until(event)) {
+              req.destroy();
+              resolve(seen);
+              return;
+            }
           }
-        }
-      });
-      res.on('end', () => resolve(seen));
-    });
+        });
+        res.on('end', () => resolve(seen));
+      },
+    );
     req.on('error', (error) => (seen.length ? resolve(seen) : reject(error)));
     req.end(JSON.stringify(body));
   });

@@ -10,9 +10,15 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-export async function startTestStack(label: string, transport: TransportKind, env: NodeJS.ProcessEnv = {}, options: BootOptions = {}): Promise<TestStack> {
+export async function startTestStack(
+  label: string,
+  transport: TransportKind,
+  env: NodeJS.ProcessEnv = {},
+  options: BootOptions = {},
+): Promise<TestStack> {
   const environment = await createTestEnvironment(label, transport);
-  const stack = await bootEmbedded({ ...environment.env, ...env }, options);
+  // The development SMS inbox is how the suites read sign-in codes (off unless asked, as outside `npm start`).
+  const stack = await bootEmbedded({ DEV_SMS_INBOX: 'true', ...environment.env, ...env }, options);
   const db = new Client({ connectionString: environment.database.url });
   await db.connect();
   return {

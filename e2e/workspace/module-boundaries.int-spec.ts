@@ -25,17 +25,46 @@ describe('module boundaries', () => {
   }, 60_000);
 
   it.each([
-    ['a service importing another service', 'services/chat/src/probe.ts', "import { authService } from '@app/service-auth';\nexport const x = authService;\n"],
-    ['a service importing the test helpers', 'services/chat/src/probe.ts', "import { machine } from '@app/testing';\nexport const x = machine;\n"],
-    ['contracts importing a framework', 'libs/contracts/src/probe.ts', "import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n"],
-    ['contracts importing the platform', 'libs/contracts/src/probe.ts', "import { DomainError } from '@app/platform';\nexport const x = DomainError;\n"],
-    ['the web client importing the platform', 'web/src/probe.ts', "import { DomainError } from '@app/platform';\nexport const x = DomainError;\n"],
+    [
+      'a service importing another service',
+      'services/chat/src/probe.ts',
+      "import { authService } from '@app/service-auth';\nexport const x = authService;\n",
+    ],
+    [
+      'a service importing the test helpers',
+      'services/chat/src/probe.ts',
+      "import { machine } from '@app/testing';\nexport const x = machine;\n",
+    ],
+    [
+      'contracts importing a framework',
+      'libs/contracts/src/probe.ts',
+      "import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n",
+    ],
+    [
+      'contracts importing the platform',
+      'libs/contracts/src/probe.ts',
+      "import { DomainError } from '@app/platform';\nexport const x = DomainError;\n",
+    ],
+    [
+      'the web client importing the platform',
+      'web/src/probe.ts',
+      "import { DomainError } from '@app/platform';\nexport const x = DomainError;\n",
+    ],
   ])('forbids %s', (_label, file, source) => {
     expect(lint(file, source)).toMatch(/enforce-module-boundaries/);
   });
 
   it('allows a service to use the contracts and the platform', () => {
-    const output = lint('services/chat/src/probe.ts', "import { SERVICE_NAMES } from '@app/contracts';\nimport { DomainError } from '@app/platform';\nexport const x = [SERVICE_NAMES, DomainError];\n");
+    const output = lint(
+      'services/chat/src/probe.ts',
+      "import { SERVICE_NAMES } from '@app/contracts';\nimport { DomainError } from '@app/platform';\nexport const x = [SERVICE_NAMES, DomainError];\n",
+    );
     expect(output).not.toMatch(/enforce-module-boundaries/);
+  });
+
+  it("allows a service's unit tests (not its code) to use the test helpers", () => {
+    const source = "import { FakeOpenAI } from '@app/testing';\nexport const x = FakeOpenAI;\n";
+    expect(lint('services/chat/src/llm/probe.spec.ts', source)).not.toMatch(/enforce-module-boundaries/);
+    expect(lint('services/chat/src/llm/probe.ts', source)).toMatch(/enforce-module-boundaries/);
   });
 });

@@ -1,2 +1,2 @@
-export { bootEmbedded, embeddedEnvSchema, type BootOptions, type EmbeddedStack } from './embedded';
+export { bootEmbedded, embeddedDefaults, embeddedEnvSchema, type BootOptions, type EmbeddedStack } from './embedded';
 export { SERVICES } from './services';

@@ -3,13 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, processesUsing } from '../../support/processes';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchChromium } from '@app/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export const root = join(__dirname, '../../..');
 const main = join(root, 'deploy/embedded/dist/main.js');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(root, 'test-results/screenshots');
-
 
 export interface Product {
   url: string;
@@ -29,7 +28,17 @@ export async function startProduct(env: NodeJS.ProcessEnv = {}): Promise<Product
   const port = await freePort();
   const pgPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, [main], {
-    env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), GIT_COMMIT: 'browser-test', LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(pgPort),
+      GIT_COMMIT: 'browser-test',
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -67,20 +76,33 @@ export async function startProduct(env: NodeJS.ProcessEnv = {}): Promise<Product
   };
 }
 
-/** Debian's Chromium through playwright-core; a clear message when it is not installed. */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}. The browser tests drive Debian's Chromium: run \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
-  }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+/** Debian's Chromium, with `extraArgs` after the usual flags (a fake microphone, autoplay). */
+export const launchBrowser = (extraArgs: string[] = []): Promise<Browser> => launchChromium(extraArgs);
+
+/**
+ * One product (started with `env`) and one browser for the suite it is called in: both ready before
+ * its first test and stopped after its last. Read `suite.product` and `suite.browser` inside tests.
+ */
+export function productSuite(env: NodeJS.ProcessEnv = {}): { readonly product: Product; readonly browser: Browser } {
+  const suite = {} as { product: Product; browser: Browser };
+  beforeAll(async () => {
+    suite.browser = await launchBrowser();
+    suite.product = await startProduct(env);
+  }, 90_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.product?.stop();
   });
+  return suite;
 }
 
 export const VIEWPORTS = { narrow: { width: 390, height: 844 }, wide: { width: 1440, height: 900 } } as const;
 
-export async function newContext(browser: Browser, baseURL: string, viewport: { width: number; height: number } = VIEWPORTS.wide): Promise<BrowserContext> {
+export async function newContext(
+  browser: Browser,
+  baseURL: string,
+  viewport: { width: number; height: number } = VIEWPORTS.wide,
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL, viewport, deviceScaleFactor: 1, acceptDownloads: true });
   context.setDefaultTimeout(15_000);
   return context;
@@ -109,7 +131,7 @@ export async function chatApiAvailable(baseUrl: string): Promise<boolean> {
 export async function smsCodeFor(baseUrl: string, phone: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const res = await fetch(`${baseUrl}/api/v1/dev/sms/messages`);
+    const res = await fetch(`${baseUrl}/api/v1/dev/sms/messages?to=${encodeURIComponent(phone)}`);
     const body = (await res.json()) as { messages: { to: string; body: string }[] };
     const code = body.messages.find((m) => m.to === phone)?.body.match(/\b(\d{6})\b/)?.[1];
     if (code) return code;
@@ -122,7 +144,9 @@ export async function smsCodeFor(baseUrl: string, phone: string): Promise<string
 export async function productSql(product: Product, text: string, params: unknown[] = []): Promise<unknown[]> {
   const { Client } = await import('pg');
   const password = readFileSync(join(product.dataDir, 'postgres.password'), 'utf8').trim();
-  const client = new Client({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${product.pgPort}/postgres` });
+  const client = new Client({
+    connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${product.pgPort}/postgres`,
+  });
   await client.connect();
   try {
     return (await client.query(text, params)).rows;
@@ -150,4 +174,26 @@ export async function onboard(page: Page, name: string): Promise<void> {
   await page.getByLabel('Name').fill(name);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL('**/confirm-memories');
+}
+
+/**
+ * What `read` says of the focused element, once it says `expected` (within `timeout`). Focus often
+ * moves on the next frame or after a re-render: reading it once right after an action races that.
+ */
+export async function expectFocus(
+  page: Page,
+  read: (active: Element | null) => unknown,
+  expected: unknown,
+  timeout = 5_000,
+): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let seen: unknown;
+  for (;;) {
+    const active = await page.evaluateHandle(() => document.activeElement);
+    seen = await active.evaluate(read);
+    await active.dispose();
+    if (Object.is(seen, expected) || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (!Object.is(seen, expected)) throw new Error(`the focused element gave ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
 }

@@ -3,5 +3,7 @@ export * from './common/constants';
 export * from './common/contract';
 export * from './common/errors';
 export * from './common/health';
+export * from './common/safe-text';
+export * from './common/service-calls';
 export * from './common/services';
 export * from './common/user-data';

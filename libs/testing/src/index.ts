@@ -1,4 +1,7 @@
+export * from './audio';
+export * from './browser';
 export * from './machine';
+export * from './refusal';
 export * from './probe/probe.contracts';
 export { probeService } from './probe/probe.service';
 export { ProbeGatewayModule } from './probe/probe-gateway.module';

@@ -78,6 +78,8 @@ export async function createTestEnvironment(label: string, transport: TransportK
     // Memories are extracted by the offline rules even when a suite points the model at a fake, so that
     // a suite's scripted replies and request counts are its own; the memory suite turns the model on.
     MEMORY_EXTRACTOR: 'rules',
+    // The API suites' replies stream quickly (the product's default paces the offline model like a hosted one).
+    OFFLINE_TOKEN_DELAY_MS: '12',
     ...(transport === 'nats' ? { NATS_URL: machine.natsUrl, REDIS_URL: machine.redisUrl } : {}),
   };
   return {

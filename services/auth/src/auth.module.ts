@@ -8,6 +8,7 @@ import { PhoneLoginService } from './login/phone-login.service';
 import { ProviderLoginService } from './login/providers/provider-login.service';
 import { SessionsService } from './sessions/sessions.service';
 import { AuthStore } from './store/auth-store';
+import { keyEnvelopeProvider } from './tokens/key-envelope';
 import { TokenService } from './tokens/token.service';
 import { UsersService } from './users/users.service';
 
@@ -19,6 +20,7 @@ import { UsersService } from './users/users.service';
   controllers: [AuthHandlers],
   providers: [
     AuthStore,
+    keyEnvelopeProvider,
     TokenService,
     SessionsService,
     UsersService,

@@ -1,17 +1,28 @@
 import { envHelpers } from '@app/platform';
 import { z } from 'zod';
+import { KeyEncryptionKeySchema } from './tokens/key-envelope';
 
 const url = envHelpers.urlWithProtocols(['http', 'https']);
-const list = z
-  .string()
-  .transform((v) => v.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean));
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean),
+);
 
 /** The auth service's variables. Providers are off until their credentials are set. */
 export const authEnvSchema = z.object({
   AUTH_TOKEN_ISSUER: z.string().min(1).default('assistant'),
+  /** Encrypts the signing keys and the code pepper at rest (32 bytes, base64); required in production. */
+  AUTH_KEY_ENCRYPTION_KEY: KeyEncryptionKeySchema.optional(),
   AUTH_TOKEN_AUDIENCE: z.string().min(1).default('assistant-api'),
   /** Lifetime of a session and its access token. */
-  AUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(400 * 24 * 3600).default(30 * 24 * 3600),
+  AUTH_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .max(400 * 24 * 3600)
+    .default(30 * 24 * 3600),
   PHONE_CODE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   PHONE_CODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   /** Codes a number may receive per 10 minutes, and an address per hour (against SMS pumping). */

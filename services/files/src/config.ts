@@ -10,15 +10,33 @@ const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET
 export const filesEnvSchema = z
   .object({
     /** Largest file accepted, in bytes (413 above). */
-    FILES_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(20 * 1024 * 1024),
+    FILES_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .default(20 * 1024 * 1024),
     /** Lifetime of a presigned link, in seconds. */
-    FILES_SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(300),
+    FILES_SIGNED_URL_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 3600)
+      .default(300),
     /** Key of the signed links (at least 32 characters); unset: one generated once and kept in the files schema. */
     FILES_URL_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     /** An upload session with no chunk for this long is dropped, with what it received. */
-    FILES_UPLOAD_IDLE_SECONDS: z.coerce.number().int().min(10).max(24 * 3600).default(900),
+    FILES_UPLOAD_IDLE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(24 * 3600)
+      .default(900),
     S3_ENDPOINT: envHelpers.urlWithProtocols(['http', 'https']).optional(),
-    S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').optional(),
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name')
+      .optional(),
     S3_ACCESS_KEY_ID: z.string().optional(),
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     S3_REGION: z.string().default('us-east-1'),

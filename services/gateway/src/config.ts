@@ -13,7 +13,12 @@ export const gatewayEnvSchema = z.object({
   /** The built web client served at `/`; unset or missing means a plain placeholder page. */
   WEB_DIST_DIR: z.string().default(resolve(__dirname, '../../../web/dist')),
   /** Largest JSON body accepted, in bytes. */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(1024 * 1024),
   /** Trust X-Forwarded-* from a proxy in front (an Ingress, a load balancer). */
   TRUST_PROXY: envHelpers.bool.default(false),
   /** Requests per minute per client address on /api/v1, before 429. */
@@ -23,7 +28,12 @@ export const gatewayEnvSchema = z.object({
   /** Countries the service is not offered in (451 for every API call from there). */
   BLOCKED_COUNTRIES: z
     .string()
-    .transform((v) => v.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim().toUpperCase())
+        .filter(Boolean),
+    )
     .default(['CN']),
   /** The public origin (https://assistant.example) for OAuth callbacks; the request's host when unset. */
   PUBLIC_URL: envHelpers.urlWithProtocols(['http', 'https']).optional(),
@@ -37,6 +47,14 @@ export const gatewayEnvSchema = z.object({
   GOOGLE_TOKEN_URL: envHelpers.urlWithProtocols(['http', 'https']).default('https://oauth2.googleapis.com/token'),
   /** Longest silence in a reply stream before the gateway gives up on it (beyond the model's own stall limit). */
   STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(900_000).default(120_000),
+  /** New guests (POST /api/v1/auth/anon) per client address per hour, before 429. */
+  GUESTS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  /**
+   * How long the gateway trusts an "active" answer about a session before asking the auth service
+   * again (ended sessions are marked at once by the auth service; this bounds staleness only if that
+   * mark is lost).
+   */
+  SESSION_STATUS_CACHE_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
   /** Time a readiness check waits for each service. */
   READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
 });

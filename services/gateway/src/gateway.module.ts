@@ -7,18 +7,40 @@ import { AuthController } from './auth/auth.controller';
 import { ChatController } from './chat/chat.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { GoogleRedirectController } from './auth/google-redirect.controller';
-import { OnboardingController } from './auth/onboarding.controller';
 import { TokenVerifier } from './auth/token-verifier';
 import type { GatewayConfig } from './config';
 import { DocsController } from './docs/docs.controller';
 import { FilesController } from './files/files.controller';
 import { HealthController } from './health/health.controller';
-import { MemoryController } from './memory/memory.controller';
 import { ReadinessService } from './health/readiness.service';
+import { GatewayLifecycle } from './health/lifecycle';
+import { RpcRoutesController } from './http/rpc-routes.controller';
+import { DevPhoneController } from './sms/dev-phone.controller';
+import { SmsController } from './sms/sms.controller';
 import { GATEWAY_CONFIG } from './tokens';
-import { UserConfigController } from './user-config/user-config.controller';
+import { TtsController } from './tts/tts.controller';
 import { BuildInfo } from './version/build-info';
 import { VersionController } from './version/version.controller';
+
+/**
+ * The routes the gateway serves, each declared once in the contracts (API): the plain proxies to
+ * one RPC from their declaration alone, the others by a handler marked @Route(declaration).
+ */
+export const GATEWAY_CONTROLLERS = [
+  HealthController,
+  VersionController,
+  DocsController,
+  RpcRoutesController,
+  AuthController,
+  ChatController,
+  GoogleRedirectController,
+  AccountController,
+  DevSmsController,
+  FilesController,
+  SmsController,
+  DevPhoneController,
+  TtsController,
+];
 
 /** The HTTP edge: controllers translate HTTP to RPC calls and nothing more. */
 @Module({})
@@ -28,7 +50,7 @@ export class GatewayModule {
       module: GatewayModule,
       global: true,
       imports: extraModules,
-      controllers: [HealthController, VersionController, DocsController, AuthController, ChatController, GoogleRedirectController, OnboardingController, AccountController, DevSmsController, UserConfigController, FilesController, MemoryController],
+      controllers: GATEWAY_CONTROLLERS,
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: RUNTIME_ENV, useValue: runtime.env },
@@ -37,9 +59,10 @@ export class GatewayModule {
         { provide: BUS, useValue: runtime.bus },
         { provide: KEY_VALUE_STORE, useValue: runtime.kv },
         { provide: AppLogger, useValue: logger },
-        { provide: RpcClient, useValue: new RpcClient(runtime.bus, runtime.env.RPC_TIMEOUT_MS) },
+        { provide: RpcClient, useValue: RpcClient.forRuntime(runtime) },
         { provide: BuildInfo, useValue: new BuildInfo(config.GIT_COMMIT) },
         ReadinessService,
+        GatewayLifecycle,
       ],
       exports: [GATEWAY_CONFIG, BUS, KEY_VALUE_STORE, AppLogger, RpcClient],
     };

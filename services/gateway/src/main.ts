@@ -1,12 +1,6 @@
 import { telemetry } from './instrument';
-import {
-  createBus,
-  createKeyValueStore,
-  createLogger,
-  exitOnSignals,
-  parseConfigOrExit,
-  runtimeEnvSchema,
-} from '@app/platform';
+import { createLogger, parseConfigOrExit, runtimeEnvSchema, serveProcess } from '@app/platform';
+import { drainGateway } from './health/lifecycle';
 import { createGateway, gatewayEnvSchema } from './index';
 
 async function main(): Promise<void> {
@@ -17,16 +11,14 @@ async function main(): Promise<void> {
     process.stderr.write('The gateway on its own needs NATS_URL. To run everything in one process, use `npm start`.\n');
     process.exit(78);
   }
-  const bus = await createBus(env, 'assistant-gateway');
-  const kv = await createKeyValueStore(env);
-  const gateway = await createGateway({ env, rawEnv: process.env, bus, kv, databaseUrl: '', logger }, config);
-  logger.log(`Gateway listening on ${gateway.url()}`, 'Boot');
-  exitOnSignals(async () => {
-    await gateway.close();
-    await bus.drain();
-    await kv.close();
-    await telemetry.shutdown();
-  }, logger);
+  await serveProcess('assistant-gateway', { env, logger, telemetry }, async (shared) => {
+    const gateway = await createGateway({ ...shared, databaseUrl: '' }, config);
+    return {
+      serving: `Gateway listening on ${gateway.url()}`,
+      // Not ready first, then no new connections; requests and reply streams in flight finish.
+      drain: (plan) => drainGateway(gateway.app, plan, logger),
+    };
+  });
 }
 
 void main();

@@ -2,6 +2,7 @@ import { schemaOf } from '@app/contracts';
 import { dataSourceFor, migrate, parseConfigOrExit, runtimeEnvSchema, type TelemetryHandle } from '@app/platform';
 import { z } from 'zod';
 import { insiderConfigEnvSchema } from './config';
+import { UNANNOUNCED } from './flags/flags-changes';
 import { FlagsService } from './flags/flags.service';
 import { InsiderStatusRepository } from './flags/insider-status.repository';
 import { insiderConfigService } from './index';
@@ -45,7 +46,7 @@ export async function runOperatorCommand(command: OperatorCommand, args: string[
   try {
     await dataSource.initialize();
     await migrate(dataSource, schemaOf(insiderConfigService.name));
-    const flags = new FlagsService(new InsiderStatusRepository(dataSource), config);
+    const flags = new FlagsService(new InsiderStatusRepository(dataSource), config, UNANNOUNCED);
     const id = userId.data;
     if (command === 'grant-insider') {
       const { changed } = await flags.grant(id);

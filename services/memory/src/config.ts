@@ -35,7 +35,9 @@ export function providerOf(config: Pick<MemoryConfig, 'LLM_PROVIDER' | 'OPENAI_A
 }
 
 /** Which extractor runs: the one asked for, else the model whenever one is configured. */
-export function extractorOf(config: Pick<MemoryConfig, 'MEMORY_EXTRACTOR' | 'LLM_PROVIDER' | 'OPENAI_API_KEY' | 'OPENAI_BASE_URL'>): 'model' | 'rules' {
+export function extractorOf(
+  config: Pick<MemoryConfig, 'MEMORY_EXTRACTOR' | 'LLM_PROVIDER' | 'OPENAI_API_KEY' | 'OPENAI_BASE_URL'>,
+): 'model' | 'rules' {
   if (config.MEMORY_EXTRACTOR) return providerOf(config) === 'offline' ? 'rules' : config.MEMORY_EXTRACTOR;
   return providerOf(config) === 'offline' ? 'rules' : 'model';
 }

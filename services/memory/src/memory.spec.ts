@@ -104,15 +104,24 @@ class FakeMemoryStore implements MemoryStore {
     return this.appliedEvents.has(eventId);
   }
 
-  async merge(eventId: string, userId: string, source: MemorySource, _lookup: { subjects: string[]; texts: string[] }, plan: (candidates: StoredMemory[]) => MergePlan) {
+  async merge(
+    eventId: string,
+    userId: string,
+    source: MemorySource,
+    _lookup: { subjects: string[]; texts: string[] },
+    plan: (candidates: StoredMemory[]) => MergePlan,
+  ) {
     if (this.appliedEvents.has(eventId)) return false;
     this.appliedEvents.add(eventId);
     const mine = this.live(userId);
     const changes = plan(mine.map((m) => ({ ...m })));
-    const next = applyPlan(mine, changes, (fields) => this.add(userId, fields.text, { ...fields, sourceChatId: source.chatId, sourceMessageId: source.messageId }));
+    const next = applyPlan(mine, changes, (fields) =>
+      this.add(userId, fields.text, { ...fields, sourceChatId: source.chatId, sourceMessageId: source.messageId }),
+    );
     for (const row of next) {
       const stored = this.rows.find((m) => m.id === row.id)!;
-      if (changes.updates.some((u) => u.id === row.id)) Object.assign(stored, row, { sourceChatId: source.chatId, sourceMessageId: source.messageId, updatedAt: this.now });
+      if (changes.updates.some((u) => u.id === row.id))
+        Object.assign(stored, row, { sourceChatId: source.chatId, sourceMessageId: source.messageId, updatedAt: this.now });
     }
     return true;
   }
@@ -140,7 +149,10 @@ class ScriptedExtractor implements MemoryExtractor {
 const silentLogger = new AppLogger({ service: 'memory', level: 'error', format: 'json', sink: () => undefined });
 
 async function refusal(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(DomainError);
   return error as DomainError;
 }
@@ -159,7 +171,8 @@ describe('learning from an exchange', () => {
     const store = new FakeMemoryStore();
     return { store, service: new ExtractionService(store, extractor, silentLogger) };
   };
-  const texts = (store: FakeMemoryStore, userId = ALICE) => store.rows.filter((m) => m.userId === userId && !m.removedAt).map((m) => m.text);
+  const texts = (store: FakeMemoryStore, userId = ALICE) =>
+    store.rows.filter((m) => m.userId === userId && !m.removedAt).map((m) => m.text);
 
   it('stores what the user stated, confirmed, and what it inferred, unconfirmed, with the source message', async () => {
     const { store, service } = setup();
@@ -234,7 +247,11 @@ describe('learning from an exchange', () => {
   });
 
   it('lets a failed model call fail the delivery, so that the event is retried', async () => {
-    const { store, service } = setup(new ScriptedExtractor(() => { throw new Error('connection refused'); }));
+    const { store, service } = setup(
+      new ScriptedExtractor(() => {
+        throw new Error('connection refused');
+      }),
+    );
     await expect(service.learn('e1', exchange("I'm vegetarian"))).rejects.toThrow('connection refused');
     expect(store.appliedEvents.size).toBe(0);
   });
@@ -260,8 +277,20 @@ describe('the user controlling their memories', () => {
     store.add(BOB, 'Not yours');
     const all = await service.list(callerOf(ALICE), { user_preference_name: 'default' });
     expect(all.map((m) => m.text)).toEqual(['Is vegetarian', 'Lives in Lisbon']);
-    expect(Object.keys(all[0]).sort()).toEqual(['is_confirmed', 'is_fact', 'is_inference', 'removed_at', 'source_chat_id', 'source_message_id', 'text', 'updated_at', 'user_memory_id']);
-    expect((await service.list(callerOf(ALICE), { user_preference_name: 'default', source_chat_id: CHAT })).map((m) => m.text)).toEqual(['Lives in Lisbon']);
+    expect(Object.keys(all[0]).sort()).toEqual([
+      'is_confirmed',
+      'is_fact',
+      'is_inference',
+      'removed_at',
+      'source_chat_id',
+      'source_message_id',
+      'text',
+      'updated_at',
+      'user_memory_id',
+    ]);
+    expect((await service.list(callerOf(ALICE), { user_preference_name: 'default', source_chat_id: CHAT })).map((m) => m.text)).toEqual([
+      'Lives in Lisbon',
+    ]);
     expect(await service.list(callerOf(ALICE), { user_preference_name: 'work' })).toEqual([]);
   });
 
@@ -271,7 +300,10 @@ describe('the user controlling their memories', () => {
     const edited = await service.update(callerOf(ALICE), guess.id, { text: '  Is a   proud parent ', is_confirmed: true });
     expect(edited).toMatchObject({ text: 'Is a proud parent', is_confirmed: true, is_inference: true });
     expect(store.rows[0].normalizedText).toBe('is a proud parent');
-    expect(await refusal(service.update(callerOf(BOB), guess.id, { is_confirmed: false }))).toMatchObject({ status: 404, detail: MEMORY_NOT_FOUND });
+    expect(await refusal(service.update(callerOf(BOB), guess.id, { is_confirmed: false }))).toMatchObject({
+      status: 404,
+      detail: MEMORY_NOT_FOUND,
+    });
   });
 
   it('removes (twice is fine), restores within the window, and forgets for good after it', async () => {
@@ -309,7 +341,14 @@ describe('retrieval before each reply', () => {
   });
 
   it('knows a question about the user themselves', () => {
-    for (const q of ['What do you know about me?', 'who am I', "what's my name?", 'Tell me about myself', 'Do you remember what I told you?']) expect(isAboutUser(q)).toBe(true);
+    for (const q of [
+      'What do you know about me?',
+      'who am I',
+      "what's my name?",
+      'Tell me about myself',
+      'Do you remember what I told you?',
+    ])
+      expect(isAboutUser(q)).toBe(true);
     for (const q of ['What is the capital of France?', 'Tell me a joke', 'Remember to buy milk']) expect(isAboutUser(q)).toBe(false);
   });
 

@@ -32,6 +32,18 @@ describe('sms configuration', () => {
     expect(() => parse({ SMS_PROVIDER: 'twilio' })).toThrow(/TWILIO_AUTH_TOKEN: required when SMS_PROVIDER is twilio/);
   });
 
+  it('keeps the development inbox off unless asked, and refuses it in production', () => {
+    expect(parse({}).DEV_SMS_INBOX).toBe(false);
+    expect(parse({ DEV_SMS_INBOX: 'true' }).DEV_SMS_INBOX).toBe(true);
+    expect(parse({ DEV_SMS_INBOX: 'true', NODE_ENV: 'test' }).DEV_SMS_INBOX).toBe(true);
+    expect(() => parse({ DEV_SMS_INBOX: 'true', NODE_ENV: 'production' })).toThrow(
+      /DEV_SMS_INBOX: must be off when NODE_ENV is production/,
+    );
+    expect(parse({ DEV_SMS_INBOX: 'false', NODE_ENV: 'production' }).DEV_SMS_INBOX).toBe(false);
+    expect(parse({}).SMS_CODE_TEXT_RETENTION_HOURS).toBe(24);
+    expect(() => parse({ SMS_CODE_TEXT_RETENTION_HOURS: '0' })).toThrow(/SMS_CODE_TEXT_RETENTION_HOURS/);
+  });
+
   it('notices credentials set only in part', () => {
     expect(incompleteTwilioCredentials(parse({ TWILIO_AUTH_TOKEN: 'x' }))).toEqual({
       set: ['TWILIO_AUTH_TOKEN'],

@@ -5,6 +5,10 @@ import { smsMigrations } from './migrations';
 import { SmsModule } from './sms.module';
 
 export { smsEnvSchema, type SmsConfig } from './config';
+/** For tests and operators: the retention sweep (`deleteExpiredCodeTexts`) on a running service. */
+export { MessagesService } from './messages/messages.service';
+/** For tests and the benchmark: wait until every incoming text is answered. */
+export { InboundService } from './channel/inbound.service';
 
 export const smsService: ServiceDefinition = {
   name: 'sms',
@@ -12,7 +16,21 @@ export const smsService: ServiceDefinition = {
   config: smsEnvSchema,
   entities: [OutboundMessageEntity],
   migrations: smsMigrations,
-  // No `userData`: messages are keyed by phone number, not by user id, so the platform's export,
-  // purge and guest merge (which go by a user column) cannot find them. To include them, the
-  // account's phone number has to reach this service first (a later change).
+  userData: {
+    // Texts to the account's number: those sent before the account existed (sign-in codes) are
+    // linked on export and purged by number (SmsUserData), the rest carry the user from the start.
+    // The text channel: the user's texts in and out (with their status callbacks), their number's
+    // opt-out, threads, monthly usage, notices, group memberships and what they said in groups.
+    tables: [
+      { table: 'outbound_message', userColumn: 'user_id' },
+      { table: 'inbound_message', userColumn: 'user_id' },
+      { table: 'sms_status_callback', userColumn: 'user_id' },
+      { table: 'sms_number', userColumn: 'user_id' },
+      { table: 'sms_thread', userColumn: 'user_id' },
+      { table: 'sms_usage', userColumn: 'user_id' },
+      { table: 'sms_notice', userColumn: 'user_id' },
+      { table: 'sms_group_member', userColumn: 'user_id' },
+      { table: 'sms_group_message', userColumn: 'sender_user_id' },
+    ],
+  },
 };

@@ -1,12 +1,19 @@
 import { Module } from '@nestjs/common';
+import { AudioCacheRepository } from './cache/audio-cache.repository';
+import { speechEngineProvider } from './engines/engine.factory';
+import { VoiceRateLimiter } from './speech/rate-limiter';
+import { SpeechService } from './speech/speech.service';
+import { TtsHandlers } from './speech/tts.handlers';
+import { TranscriptionService } from './stt/transcription.service';
+import { transcriberProvider } from './stt/transcriber';
 
 /**
- * The tts service. The platform adds its health handler (`tts.health.check`), its database
- * (schema `tts`), the RPC client and the event publisher around this module.
+ * The tts service: speech from text (offline espeak-ng, OpenAI, or an OpenAI-compatible server),
+ * a bounded cache of what it spoke, and speech-to-text for the voice mode. The platform adds its
+ * health handler, its database (schema `tts`), export, purge and merge around this module.
  */
 @Module({
-  imports: [],
-  controllers: [],
-  providers: [],
+  controllers: [TtsHandlers],
+  providers: [speechEngineProvider, transcriberProvider, AudioCacheRepository, VoiceRateLimiter, SpeechService, TranscriptionService],
 })
 export class TtsModule {}

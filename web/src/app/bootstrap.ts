@@ -1,7 +1,7 @@
 import { onLogin, onLogout, startAuth } from '../modules/auth/state/authStore';
-import { loadInsider, resetInsider } from '../modules/insider/state/insiderStore';
+import { loadInsider } from '../modules/insider/hooks/insiderQueries';
 import { applyTheme, storedDarkMode } from '../modules/theme/state/themeStore';
-import { queryClient } from './queryClient';
+import { listenForWindowFocus, queryClient } from './queryClient';
 
 let started = false;
 
@@ -13,11 +13,9 @@ export function bootstrap(): void {
   if (started) return;
   started = true;
   applyTheme(storedDarkMode());
-  onLogin(() => void loadInsider());
-  onLogout(() => {
-    queryClient.clear();
-    resetInsider();
-  });
+  listenForWindowFocus();
+  onLogin((user) => void loadInsider(queryClient, user.user_id));
+  onLogout(() => queryClient.clear());
   // Global script, resource and promise errors are logged and suppressed (monitoring is off in this build).
   window.addEventListener(
     'error',

@@ -10,10 +10,38 @@ import { RequireAccount, RequireChatAccess, RequireLogin, RequireOnboarding } fr
 function at(path: string) {
   const router = createMemoryRouter(
     [
-      { path: '/chat', element: <RequireChatAccess><p>chat</p></RequireChatAccess> },
-      { path: '/settings', element: <RequireLogin><p>settings</p></RequireLogin> },
-      { path: '/new-user', element: <RequireAccount><p>new user</p></RequireAccount> },
-      { path: '/onboarding', element: <RequireOnboarding><p>onboarding</p></RequireOnboarding> },
+      {
+        path: '/chat',
+        element: (
+          <RequireChatAccess>
+            <p>chat</p>
+          </RequireChatAccess>
+        ),
+      },
+      {
+        path: '/settings',
+        element: (
+          <RequireLogin>
+            <p>settings</p>
+          </RequireLogin>
+        ),
+      },
+      {
+        path: '/new-user',
+        element: (
+          <RequireAccount>
+            <p>new user</p>
+          </RequireAccount>
+        ),
+      },
+      {
+        path: '/onboarding',
+        element: (
+          <RequireOnboarding>
+            <p>onboarding</p>
+          </RequireOnboarding>
+        ),
+      },
       { path: '/login', element: <p>login page</p> },
     ],
     { initialEntries: [path] },

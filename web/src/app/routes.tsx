@@ -1,5 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { ConversationList } from '../modules/chat/components/ConversationList';
 import { ChatShell } from '../modules/layout/components/ChatShell';
 import { ChatPage, TypedChatPage } from '../pages/ChatPage';
 import { RequireAccount, RequireChatAccess, RequireLogin, RequireOnboarding } from './guards';
@@ -27,11 +28,12 @@ const info = () => import('../pages/InfoPages');
 const NotFoundPage = page(info, 'NotFoundPage');
 const ShareNotFoundPage = page(info, 'ShareNotFoundPage');
 const AboutPage = page(info, 'AboutPage');
-const TextPage = page(info, 'TextPage');
 const JobsPage = page(info, 'JobsPage');
 const SuggestedQueriesPage = page(info, 'SuggestedQueriesPage');
-const GroupSearchPage = page(info, 'GroupSearchPage');
-const GroupInvitePage = page(info, 'GroupInvitePage');
+const TextServicePage = page(() => import('../pages/TextServicePage'), 'TextServicePage');
+const GroupSearchPage = page(() => import('../pages/GroupSearchPage'), 'GroupSearchPage');
+const GroupInvitePage = page(() => import('../pages/GroupInvitePage'), 'GroupInvitePage');
+const DevPhonePage = page(() => import('../pages/DevPhonePage'), 'DevPhonePage');
 const LoadingTestPage = page(() => import('../pages/LoadingTestPage'), 'LoadingTestPage');
 
 /** Every route of spec section 2 with its guard. */
@@ -44,14 +46,58 @@ export const routes: RouteObject[] = [
       { path: '/login-success', element: <LoginSuccessPage /> },
       { path: '/login-invite-error', element: <LoginInviteErrorPage /> },
       { path: '/kba/login/:campaignName', element: <KbaLoginPage /> },
-      { path: '/kba/:campaignName', element: <RequireAccount><KbaPage /></RequireAccount> },
-      { path: '/new-user', element: <RequireAccount><NewUserPage /></RequireAccount> },
-      { path: '/onboarding', element: <RequireOnboarding><OnboardingPage /></RequireOnboarding> },
-      { path: '/confirm-memories', element: <RequireOnboarding><ConfirmMemoriesPage /></RequireOnboarding> },
-      { path: '/suggested-queries', element: <RequireLogin><SuggestedQueriesPage /></RequireLogin> },
+      {
+        path: '/kba/:campaignName',
+        element: (
+          <RequireAccount>
+            <KbaPage />
+          </RequireAccount>
+        ),
+      },
+      {
+        path: '/new-user',
+        element: (
+          <RequireAccount>
+            <NewUserPage />
+          </RequireAccount>
+        ),
+      },
+      {
+        path: '/onboarding',
+        element: (
+          <RequireOnboarding>
+            <OnboardingPage />
+          </RequireOnboarding>
+        ),
+      },
+      {
+        path: '/confirm-memories',
+        element: (
+          <RequireOnboarding>
+            <ConfirmMemoriesPage />
+          </RequireOnboarding>
+        ),
+      },
+      {
+        path: '/suggested-queries',
+        element: (
+          <RequireLogin>
+            <SuggestedQueriesPage />
+          </RequireLogin>
+        ),
+      },
       { path: '/group-search/invite/:groupChannelInviteLinkId', element: <GroupInvitePage /> },
-      { path: '/group-search/:channelUrl', element: <RequireLogin><GroupSearchPage /></RequireLogin> },
-      { path: '/text', element: <TextPage /> },
+      {
+        path: '/group-search/:channelUrl',
+        element: (
+          <RequireLogin>
+            <GroupSearchPage />
+          </RequireLogin>
+        ),
+      },
+      { path: '/text', element: <TextServicePage /> },
+      // The development phone: answers /404 unless the server says it is there (GET /api/v1/sms/service).
+      { path: '/dev/phone', element: <DevPhonePage /> },
       { path: '/terms', element: <TermsPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
       { path: '/jobs', element: <JobsPage /> },
@@ -60,13 +106,48 @@ export const routes: RouteObject[] = [
       { path: '/404', element: <NotFoundPage /> },
       { path: '/loading-test', element: <LoadingTestPage /> },
       {
-        element: <ChatShell />,
+        element: <ChatShell sidebar={<ConversationList />} />,
         children: [
-          { path: '/settings', element: <RequireLogin><SettingsPage /></RequireLogin> },
-          { path: '/memories', element: <RequireLogin><MemoriesPage /></RequireLogin> },
-          { path: '/chat/:chatId?', element: <RequireChatAccess><ChatPage /></RequireChatAccess> },
-          { path: '/share/:shareId', element: <RequireChatAccess><SharedChatPage /></RequireChatAccess> },
-          { path: '/:type/:chatId?', element: <RequireChatAccess><TypedChatPage /></RequireChatAccess> },
+          {
+            path: '/settings',
+            element: (
+              <RequireLogin>
+                <SettingsPage />
+              </RequireLogin>
+            ),
+          },
+          {
+            path: '/memories',
+            element: (
+              <RequireLogin>
+                <MemoriesPage />
+              </RequireLogin>
+            ),
+          },
+          {
+            path: '/chat/:chatId?',
+            element: (
+              <RequireChatAccess>
+                <ChatPage />
+              </RequireChatAccess>
+            ),
+          },
+          {
+            path: '/share/:shareId',
+            element: (
+              <RequireChatAccess>
+                <SharedChatPage />
+              </RequireChatAccess>
+            ),
+          },
+          {
+            path: '/:type/:chatId?',
+            element: (
+              <RequireChatAccess>
+                <TypedChatPage />
+              </RequireChatAccess>
+            ),
+          },
         ],
       },
       { path: '*', element: <Navigate to="/404" replace /> },

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { PhaseLine } from '../modules/chat/components/PhaseLine';
 import { PHASE_LABELS, useModelPhase } from '../modules/chat/hooks/useModelPhase';
-import { PublicPage } from '../ui/PublicPage';
+import { PublicPage } from '../modules/layout/components/PublicPage';
 
 /** Developer page: the model query phases with Start Loading and Stop Loading. */
 export function LoadingTestPage() {

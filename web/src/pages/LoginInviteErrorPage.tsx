@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { clearInvite } from '../modules/auth/utils/loginContext';
-import { PublicPage } from '../ui/PublicPage';
+import { PublicPage } from '../modules/layout/components/PublicPage';
 
 export function LoginInviteErrorPage() {
   clearInvite();

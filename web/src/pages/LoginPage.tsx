@@ -2,7 +2,7 @@ import { Link, useSearchParams } from 'react-router';
 import { LoginForm } from '../modules/auth/components/LoginForm';
 import { continueAsGuest, useAuthStatus } from '../modules/auth/state/authStore';
 import { currentInvite, rememberInvite } from '../modules/auth/utils/loginContext';
-import { PublicPage } from '../ui/PublicPage';
+import { PublicPage } from '../modules/layout/components/PublicPage';
 import { useNavigate } from 'react-router';
 import { useState } from 'react';
 
@@ -15,7 +15,10 @@ export function LoginPage() {
   rememberInvite(params.get('invite'));
   const next = params.get('next');
   return (
-    <PublicPage title={status === 'registered' ? 'You are signed in' : 'Sign in'} subtitle="Keep your conversations and memories on every device.">
+    <PublicPage
+      title={status === 'registered' ? 'You are signed in' : 'Sign in'}
+      subtitle="Keep your conversations and memories on every device."
+    >
       <div className="card">
         {status === 'registered' ? (
           <p>
@@ -24,7 +27,7 @@ export function LoginPage() {
             </Link>
           </p>
         ) : (
-          <LoginForm context={{ inviteLinkId: invite }} next={next} initialError={params.get('error')} />
+          <LoginForm context={{ inviteLinkId: invite }} next={next} />
         )}
         {status === 'anonymous' && (
           <p className="muted small center">
@@ -53,7 +56,8 @@ export function LoginPage() {
         )}
       </div>
       <p className="muted small center">
-        By continuing you agree to the <Link to="/terms">Terms of Use</Link> and the <Link to="/privacy">Privacy Policy</Link>. You must be 18 or older.
+        By continuing you agree to the <Link to="/terms">Terms of Use</Link> and the <Link to="/privacy">Privacy Policy</Link>. You must be
+        18 or older.
       </p>
     </PublicPage>
   );

@@ -1,11 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { loginWithToken } from '../modules/auth/state/authStore';
-import { clearInvite, destinationAfterLogin, takeNext } from '../modules/auth/utils/loginContext';
-import { PublicPage } from '../ui/PublicPage';
+import { clearInvite, destinationAfterLogin, forgetPhoneLogin, takeNext } from '../modules/auth/utils/loginContext';
+import { acceptLoginState } from '../modules/auth/utils/loginState';
+import { PublicPage } from '../modules/layout/components/PublicPage';
 import { Spinner } from '../ui/Spinner';
 
-/** Reads the token from the fragment, stores it, clears the fragment, and moves on. */
+const NOT_STARTED_HERE = 'This sign-in link was not started in this browser. Sign in again here.';
+
+/**
+ * Reads the token from the fragment and clears the fragment. The token is kept only when the
+ * fragment's login_state is the nonce this tab made when it started the sign-in: a link made
+ * anywhere else (someone else's token) signs nobody in.
+ */
 export function LoginSuccessPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
@@ -13,12 +20,18 @@ export function LoginSuccessPage() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const token = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('access_token');
+    const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ''));
     window.history.replaceState(window.history.state, '', window.location.pathname);
+    const token = fragment.get('access_token');
     if (!token) {
       setError('The sign-in link did not carry a session. Please sign in again.');
       return;
     }
+    if (!acceptLoginState(fragment.get('login_state'))) {
+      setError(NOT_STARTED_HERE);
+      return;
+    }
+    forgetPhoneLogin();
     loginWithToken(token)
       .then((user) => {
         clearInvite();

@@ -1,17 +1,23 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { memoryItem } from '../test/builders';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chatMessage, memoryItem } from '../test/builders';
 import { json, mockFetch, registeredUser } from '../test/fetchMock';
 import { authStore } from '../modules/auth/state/authStore';
-import { resetMemories } from '../modules/memory/state/memoryStore';
+import { resetRemovals } from '../modules/memory/state/removalStore';
 import { MemoriesPage } from './MemoriesPage';
 
 function open(path = '/memories') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/memories', element: <MemoriesPage /> }, { path: '/chat/:chatId', element: <p>chat</p> }], { initialEntries: [path] });
+  const router = createMemoryRouter(
+    [
+      { path: '/memories', element: <MemoriesPage /> },
+      { path: '/chat/:chatId', element: <p>chat</p> },
+    ],
+    { initialEntries: [path] },
+  );
   render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />
@@ -20,11 +26,12 @@ function open(path = '/memories') {
   return router;
 }
 
-const message = (id: string, chatId: string, content: string) => ({ message_id: id, chat_id: chatId, content, sender: 'user', author_user_id: null, expert_id: null, expert_name: null, feedback: null, hidden: false, previous_message_id: null, metadata: {}, created_at: '2025-09-20T10:00:00Z' });
+const message = (id: string, chatId: string, content: string) =>
+  chatMessage(id, { chat_id: chatId, content, created_at: '2025-09-20T10:00:00Z' });
 
 describe('the memories page', () => {
   beforeEach(() => {
-    resetMemories();
+    resetRemovals();
     authStore.reset();
     authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
   });
@@ -36,13 +43,33 @@ describe('the memories page', () => {
         memoryItem('b', { text: 'Has a daughter named Ana', source_chat_id: 'c1', source_message_id: 'm1' }),
         memoryItem('c', { text: 'Is a parent', source_chat_id: 'c1', source_message_id: 'm1', is_inference: true, is_confirmed: false }),
       ]),
-      'GET /api/v1/messages/all_user_messages': json(200, [message('m1', 'c1', 'my daughter is called Ana'), message('m2', 'c1', "I'm vegetarian")]),
-      'GET /api/v1/chats/': json(200, [{ chat_id: 'c1', conversation_title: 'About me', last_message_timestamp: null, last_active_message_id: null, is_commercial: false, created_at: '2025-09-20T10:00:00Z' }]),
+      'GET /api/v1/messages/all_user_messages': json(200, [
+        message('m1', 'c1', 'my daughter is called Ana'),
+        message('m2', 'c1', "I'm vegetarian"),
+      ]),
+      'GET /api/v1/chats/': json(200, [
+        {
+          chat_id: 'c1',
+          conversation_title: 'About me',
+          last_message_timestamp: null,
+          last_active_message_id: null,
+          is_commercial: false,
+          created_at: '2025-09-20T10:00:00Z',
+        },
+      ]),
     });
     open('/memories?source_chat_id=c1');
     const ana = await screen.findByRole('region', { name: 'You said: “my daughter is called Ana”' });
-    expect(within(ana).getAllByRole('listitem').map((li) => li.querySelector('.memory__text')?.textContent)).toEqual(['Has a daughter named Ana', 'Is a parent']);
-    expect(within(ana).getByRole('link', { name: /Go to the message/ }).getAttribute('href')).toBe('/chat/c1#message-m1');
+    expect(
+      within(ana)
+        .getAllByRole('listitem')
+        .map((li) => li.querySelector('.memory__text')?.textContent),
+    ).toEqual(['Has a daughter named Ana', 'Is a parent']);
+    expect(
+      within(ana)
+        .getByRole('link', { name: /Go to the message/ })
+        .getAttribute('href'),
+    ).toBe('/chat/c1#message-m1');
     expect(within(ana).getByText('In “About me” · September 20, 2025')).toBeTruthy();
     expect(screen.getByRole('region', { name: "You said: “I'm vegetarian”" })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Confirm: Is a parent' })).toBeTruthy();
@@ -89,5 +116,35 @@ describe('the memories page', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(api.called('GET /api/v1/user_memory/')).toHaveLength(0);
     expect(screen.getByRole('status')).toBeTruthy(); // still waiting
+  });
+});
+
+describe('the memories page, removing (query notifications on the next task, as in a browser)', () => {
+  afterEach(() => notifyManager.setScheduler((callback) => callback()));
+  beforeEach(() => {
+    notifyManager.setScheduler((callback) => setTimeout(callback, 0));
+    resetRemovals();
+    authStore.reset();
+    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+  });
+
+  it('moves the focus to Undo when the deleted memory’s button had it, and back in place on Undo', async () => {
+    const api = mockFetch({
+      'GET /api/v1/user_memory/': json(200, [
+        memoryItem('a', { text: 'Lives in Lisbon' }),
+        memoryItem('b', { text: 'Is vegetarian', source_message_id: 'm2' }),
+      ]),
+      'DELETE /api/v1/user_memory/b': new Response(null, { status: 204 }),
+      'POST /api/v1/user_memory/b/restore': json(200, memoryItem('b', { text: 'Is vegetarian', source_message_id: 'm2' })),
+    });
+    open();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete: Is vegetarian' }));
+    const undo = await screen.findByRole('button', { name: 'Undo' });
+    expect(screen.queryByText('Is vegetarian')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(undo));
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('Is vegetarian')).toBeTruthy();
+    await waitFor(() => expect(api.called('POST /api/v1/user_memory/b/restore')).toHaveLength(1));
   });
 });

@@ -1,10 +1,10 @@
 import { Link, useSearchParams } from 'react-router';
 import { useConversations } from '../modules/chat/hooks/chatQueries';
-import { Header } from '../modules/layout/components/Header';
+import { ShellPage } from '../modules/layout/components/ShellPage';
 import { MemoryGroups } from '../modules/memory/components/MemoryGroups';
 import { UndoBar } from '../modules/memory/components/UndoBar';
-import { useLoadMemories } from '../modules/memory/hooks/useMemories';
-import { awaitsConfirmation, useMemoryState } from '../modules/memory/state/memoryStore';
+import { MemoryLoadError } from '../modules/memory/components/MemoryLoadError';
+import { useMemories, useMemoryBusy } from '../modules/memory/hooks/memoryQueries';
 import { Spinner } from '../ui/Spinner';
 import '../modules/memory/components/memories.css';
 
@@ -12,68 +12,50 @@ import '../modules/memory/components/memories.css';
 export function MemoriesPage() {
   const [params] = useSearchParams();
   const chatId = params.get('source_chat_id')?.trim() || null;
-  const { reload } = useLoadMemories(chatId);
-  const scope = useMemoryState((s) => s.scope);
-  const status = useMemoryState((s) => s.status);
-  const error = useMemoryState((s) => s.error);
-  const items = useMemoryState((s) => s.items);
-  const busy = useMemoryState((s) => s.busy);
+  const { items: memories, status, error, guesses, reload } = useMemories(chatId);
+  const busy = useMemoryBusy();
   const conversations = useConversations();
-  const current = scope === (chatId ?? '');
-  const memories = current ? items : [];
-  const guesses = memories.filter(awaitsConfirmation).length;
   const title = chatId ? (conversations.data?.find((c) => c.chat_id === chatId)?.conversation_title ?? null) : null;
-  const loading = !current || (status === 'loading' && memories.length === 0) || status === 'idle';
+  const loading = (status === 'loading' && memories.length === 0) || status === 'idle';
 
   return (
-    <div className="page">
-      <Header title={<h1 className="header__heading">Memories</h1>} />
-      <main className="page__scroll" id="main">
-        <div className="memories">
-          <p className="memories__intro">
-            What the assistant remembers about you, to make its replies personal. Edit or delete anything; confirm or reject what it guessed.
-          </p>
-          {chatId && (
-            <p className="notice notice--info memories__scope">
-              <span>
-                From one conversation: <Link to={`/chat/${encodeURIComponent(chatId)}`}>{title ?? 'back to the conversation'}</Link>.
-              </span>
-              <Link to="/memories">Show all memories</Link>
-            </p>
-          )}
-          {guesses > 0 && (
-            <p className="notice notice--warning">
-              {guesses === 1 ? '1 guess is waiting for you to confirm or reject it.' : `${guesses} guesses are waiting for you to confirm or reject them.`}
-            </p>
-          )}
-          {status === 'error' && current ? (
-            <div className="notice notice--error" role="alert">
-              <span>{error}</span>
-              <button type="button" className="link-button" onClick={reload}>
-                Try again
-              </button>
-            </div>
-          ) : null}
-          {loading && status !== 'error' ? (
-            <div className="empty-state">
-              <Spinner label="Loading memories" />
-            </div>
-          ) : status === 'ready' && memories.length === 0 ? (
-            <div className="empty-state">
-              <h2>{chatId ? 'Nothing remembered from this conversation' : 'No memories yet'}</h2>
-              <p className="muted">
-                Tell the assistant about yourself (“I moved to Lisbon”, “I’m vegetarian”) and what it keeps shows up here for you to review.
-              </p>
-              <Link className="button button--primary" to={chatId ? `/chat/${encodeURIComponent(chatId)}` : '/chat'}>
-                {chatId ? 'Back to the conversation' : 'Start a conversation'}
-              </Link>
-            </div>
-          ) : (
-            memories.length > 0 && <MemoryGroups memories={memories} busy={busy} />
-          )}
+    <ShellPage title="Memories" className="memories" after={<UndoBar />}>
+      <p className="memories__intro">
+        What the assistant remembers about you, to make its replies personal. Edit or delete anything; confirm or reject what it guessed.
+      </p>
+      {chatId && (
+        <p className="notice notice--info memories__scope">
+          <span>
+            From one conversation: <Link to={`/chat/${encodeURIComponent(chatId)}`}>{title ?? 'back to the conversation'}</Link>.
+          </span>
+          <Link to="/memories">Show all memories</Link>
+        </p>
+      )}
+      {guesses > 0 && (
+        <p className="notice notice--warning">
+          {guesses === 1
+            ? '1 guess is waiting for you to confirm or reject it.'
+            : `${guesses} guesses are waiting for you to confirm or reject them.`}
+        </p>
+      )}
+      {status === 'error' && <MemoryLoadError error={error} onRetry={reload} />}
+      {loading ? (
+        <div className="empty-state">
+          <Spinner label="Loading memories" />
         </div>
-      </main>
-      <UndoBar />
-    </div>
+      ) : status === 'ready' && memories.length === 0 ? (
+        <div className="empty-state">
+          <h2>{chatId ? 'Nothing remembered from this conversation' : 'No memories yet'}</h2>
+          <p className="muted">
+            Tell the assistant about yourself (“I moved to Lisbon”, “I’m vegetarian”) and what it keeps shows up here for you to review.
+          </p>
+          <Link className="button button--primary" to={chatId ? `/chat/${encodeURIComponent(chatId)}` : '/chat'}>
+            {chatId ? 'Back to the conversation' : 'Start a conversation'}
+          </Link>
+        </div>
+      ) : (
+        memories.length > 0 && <MemoryGroups memories={memories} busy={busy} />
+      )}
+    </ShellPage>
   );
 }

@@ -26,9 +26,15 @@ export function SharedChatPage() {
       <Header title={<h1 className="header__heading">{shared.data?.conversation_title ?? 'Shared conversation'}</h1>} />
       <div className="chat__scroll">
         <div className="chat__column" onCopy={handleLightCopy}>
-          {shared.isLoading && <div className="empty-state"><Spinner label="Loading the conversation" /></div>}
+          {shared.isLoading && (
+            <div className="empty-state">
+              <Spinner label="Loading the conversation" />
+            </div>
+          )}
           {shared.isError && !(shared.error instanceof SharedNotFoundError) && (
-            <p className="notice notice--error" role="alert">{shared.error instanceof Error ? shared.error.message : 'The conversation could not be loaded.'}</p>
+            <p className="notice notice--error" role="alert">
+              {shared.error instanceof Error ? shared.error.message : 'The conversation could not be loaded.'}
+            </p>
           )}
           {shared.data && (
             <>
@@ -39,7 +45,9 @@ export function SharedChatPage() {
                 ))}
               </div>
               <p className="center">
-                <Link to="/chat" className="button button--primary">Start your own conversation</Link>
+                <Link to="/chat" className="button button--primary">
+                  Start your own conversation
+                </Link>
               </p>
             </>
           )}

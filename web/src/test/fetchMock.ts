@@ -11,7 +11,12 @@ export function mockFetch(routes: Record<string, Handler | Response | (() => Res
   const calls: Call[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, window.location.href);
-    const call: Call = { url: url.pathname + url.search, method: (init.method ?? 'GET').toUpperCase(), headers: new Headers(init.headers), body: typeof init.body === 'string' ? init.body : null };
+    const call: Call = {
+      url: url.pathname + url.search,
+      method: (init.method ?? 'GET').toUpperCase(),
+      headers: new Headers(init.headers),
+      body: typeof init.body === 'string' ? init.body : null,
+    };
     calls.push(call);
     const handler = routes[`${call.method} ${url.pathname}`];
     if (!handler) return json(404, { detail: 'Not Found' });
@@ -19,10 +24,31 @@ export function mockFetch(routes: Record<string, Handler | Response | (() => Res
     return (handler as Handler)(call);
   });
   vi.stubGlobal('fetch', fetchMock);
-  return { calls, fetchMock, called: (key: string) => calls.filter((c) => `${c.method} ${new URL(c.url, window.location.href).pathname}` === key) };
+  return {
+    calls,
+    fetchMock,
+    called: (key: string) => calls.filter((c) => `${c.method} ${new URL(c.url, window.location.href).pathname}` === key),
+  };
 }
 
 import type { User } from '@app/contracts/auth';
 
-export const guestUser: User = { user_id: 'u-guest', name: null, email: null, phone_number: null, is_anon: true, onboarding_config: { registered: false, onboarding_done: false }, campaign_name: null, created_at: '2025-01-01T00:00:00Z' };
-export const registeredUser: User = { ...guestUser, user_id: 'u-ada', name: 'Ada Lovelace', email: 'ada@example.com', phone_number: '+14155550100', is_anon: false, onboarding_config: { registered: true, onboarding_done: true } };
+export const guestUser: User = {
+  user_id: 'u-guest',
+  name: null,
+  email: null,
+  phone_number: null,
+  is_anon: true,
+  onboarding_config: { registered: false, onboarding_done: false },
+  campaign_name: null,
+  created_at: '2025-01-01T00:00:00Z',
+};
+export const registeredUser: User = {
+  ...guestUser,
+  user_id: 'u-ada',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  phone_number: '+14155550100',
+  is_anon: false,
+  onboarding_config: { registered: true, onboarding_done: true },
+};

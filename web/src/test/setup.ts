@@ -1,3 +1,4 @@
+import { notifyManager } from '@tanstack/react-query';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
@@ -10,6 +11,10 @@ if (typeof HTMLDialogElement !== 'undefined') {
     this.removeAttribute('open');
   };
 }
+
+// Query and mutation changes reach the components at once (not on the next task), so a test sees an
+// optimistic change right after the call that makes it, fake timers or not.
+notifyManager.setScheduler((callback) => callback());
 
 beforeEach(() => {
   localStorage.clear();

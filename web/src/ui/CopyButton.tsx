@@ -24,7 +24,9 @@ export function CopyButton({ text, html, label = 'Copy', className = 'icon-butto
       }}
     >
       <Icon name={copied ? 'check' : 'copy'} size={16} />
-      <span className="visually-hidden" aria-live="polite">{copied ? 'Copied' : ''}</span>
+      <span className="visually-hidden" aria-live="polite">
+        {copied ? 'Copied' : ''}
+      </span>
     </button>
   );
 }

@@ -4,7 +4,8 @@ import { handleLightCopy, toLightHtml } from './clipboard';
 describe('copying from messages (section 2)', () => {
   it('gives light-themed, style-stripped HTML without controls', () => {
     const element = document.createElement('div');
-    element.innerHTML = '<p class="x" style="color:white" data-id="1" onclick="evil()">Hello <strong class="b">world</strong></p><button>Copy</button>';
+    element.innerHTML =
+      '<p class="x" style="color:white" data-id="1" onclick="evil()">Hello <strong class="b">world</strong></p><button>Copy</button>';
     const html = toLightHtml(element);
     expect(html).toMatch(/^<div style="color:#1f2328;background:#ffffff/);
     expect(html).toContain('<p>Hello <strong>world</strong></p>');
@@ -20,7 +21,10 @@ describe('copying from messages (section 2)', () => {
     selection.addRange(range);
     const data = new Map<string, string>();
     let prevented = false;
-    handleLightCopy({ clipboardData: { setData: (type: string, value: string) => data.set(type, value) }, preventDefault: () => (prevented = true) } as unknown as ClipboardEvent);
+    handleLightCopy({
+      clipboardData: { setData: (type: string, value: string) => data.set(type, value) },
+      preventDefault: () => (prevented = true),
+    } as unknown as ClipboardEvent);
     expect(prevented).toBe(true);
     expect(data.get('text/plain')).toBe('Some text');
     expect(data.get('text/html')).toContain('<p>Some <em>text</em></p>');

@@ -12,7 +12,16 @@ export function toLightHtml(fragment: DocumentFragment | HTMLElement): string {
   container.querySelectorAll('*').forEach((node) => {
     for (const attribute of Array.from(node.attributes)) {
       const name = attribute.name.toLowerCase();
-      if (name === 'class' || name === 'style' || name === 'id' || name.startsWith('on') || name.startsWith('data-') || name.startsWith('aria-') || name === 'tabindex' || name === 'role') {
+      if (
+        name === 'class' ||
+        name === 'style' ||
+        name === 'id' ||
+        name.startsWith('on') ||
+        name.startsWith('data-') ||
+        name.startsWith('aria-') ||
+        name === 'tabindex' ||
+        name === 'role'
+      ) {
         node.removeAttribute(attribute.name);
       }
     }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineRpc } from '../common/contract';
-import { healthContract } from '../common/health';
-import { userExportContract } from '../common/user-data';
+import { commonCalls } from '../common/service-calls';
 
 // ---- What the web client receives -------------------------------------------------------------
 
@@ -30,6 +29,8 @@ export type LoginResult = z.infer<typeof LoginResultSchema>;
 
 export const SessionIdResponseSchema = z.object({ session_id: z.string() });
 export const LogoutResponseSchema = z.object({ logged_out: z.literal(true) });
+/** `POST /api/v1/auth/logout` ends the caller's session; with `{"all": true}` every session of the account (every device). */
+export const LogoutBodySchema = z.object({ all: z.boolean().optional() }).strict();
 
 export const GoogleConfigSchema = z.object({ client_id: z.string() });
 export const AppleConfigSchema = z.object({ client_id: z.string(), redirect_uri: z.string(), scope: z.string() });
@@ -40,7 +41,19 @@ export const PhoneCodeSentSchema = z.object({ sent: z.literal(true), expires_in_
 // ---- What the web client sends -------------------------------------------------------------------
 
 const inviteLinkId = z.string().trim().min(1).max(64).nullish();
-const campaignName = z.string().trim().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/i, 'must be a campaign name').nullish();
+const campaignName = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/i, 'must be a campaign name')
+  .nullish();
+
+/**
+ * A nonce the web keeps in session storage when it starts a sign-in that leaves the page (the phone
+ * callback, Google's redirect); the gateway echoes it in the `/login-success` fragment, so that the
+ * page accepts a token only for a sign-in it started itself (against login CSRF).
+ */
+export const LOGIN_STATE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+export const LoginStateSchema = z.string().regex(LOGIN_STATE_PATTERN, 'must be 16 to 128 letters, digits, - or _');
 
 export const PhoneLoginBodySchema = z.object({
   phone_number: z.string().trim().min(4).max(32),
@@ -52,6 +65,12 @@ export const PhoneCallbackQuerySchema = z.object({
   code: z.string().trim().min(1).max(12),
   invite_link_id: inviteLinkId,
   campaign_name: campaignName,
+  login_state: LoginStateSchema.optional(),
+});
+export const GoogleRedirectQuerySchema = z.object({
+  invite_link_id: z.string().optional(),
+  campaign_name: z.string().optional(),
+  login_state: LoginStateSchema.optional(),
 });
 export const GoogleLoginBodySchema = z.object({
   code: z.string().min(1).max(4096),
@@ -112,6 +131,17 @@ export const AccountDeletionSchema = z.object({
 /** Who is at the other end of a login, as the gateway saw them. */
 const ClientSchema = z.object({ ip: z.string().max(64), user_agent: z.string().max(512).nullable() });
 
+/**
+ * The hash of the `phone_login` cookie's nonce (the gateway keeps the nonce in the browser; the
+ * auth service sees and stores only its hash): a code can be completed only in the browser that
+ * asked for it.
+ */
+const BindingHashSchema = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/);
+const SessionIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+
+/** Whether a session can still be used: it exists, belongs to that user, is neither ended nor expired. */
+export const SessionStatusSchema = z.object({ active: z.boolean() });
+
 /** A login: the result for the browser, and the session it opened (for cookies and headers). */
 export const LoginOutcomeSchema = LoginResultSchema.extend({
   session_id: z.string().nullable(),
@@ -119,11 +149,12 @@ export const LoginOutcomeSchema = LoginResultSchema.extend({
 });
 export type LoginOutcome = z.infer<typeof LoginOutcomeSchema>;
 
-export const PublicJwkSchema = z.object({ kty: z.string(), kid: z.string(), alg: z.string(), use: z.string().optional() }).catchall(z.unknown());
+export const PublicJwkSchema = z
+  .object({ kty: z.string(), kid: z.string(), alg: z.string(), use: z.string().optional() })
+  .catchall(z.unknown());
 
 export const AUTH_RPC = {
-  health: healthContract('auth'),
-  export: userExportContract('auth'),
+  ...commonCalls('auth'),
   /** The public keys and claims the gateway checks tokens with. */
   keys: defineRpc({
     subject: 'auth.token.keys',
@@ -139,15 +170,17 @@ export const AUTH_RPC = {
   }),
   sendPhoneCode: defineRpc({
     subject: 'auth.phone.send-code',
-    request: PhoneLoginBodySchema.extend({ client: ClientSchema }).strict(),
+    request: PhoneLoginBodySchema.extend({ client: ClientSchema, binding_hash: BindingHashSchema }).strict(),
     response: PhoneCodeSentSchema,
     description: 'Text a one-time sign-in code',
   }),
   verifyPhoneCode: defineRpc({
     subject: 'auth.phone.verify-code',
-    request: PhoneCallbackQuerySchema.extend({ client: ClientSchema }).strict(),
+    request: PhoneCallbackQuerySchema.omit({ login_state: true })
+      .extend({ client: ClientSchema, binding_hash: BindingHashSchema.nullable() })
+      .strict(),
     response: LoginOutcomeSchema,
-    description: 'Sign in with a texted code',
+    description: 'Sign in with a texted code, in the browser that asked for it (a refusal is an outcome with redirect_url)',
   }),
   loginGoogle: defineRpc({
     subject: 'auth.google.login',
@@ -179,15 +212,26 @@ export const AUTH_RPC = {
   providers: defineRpc({
     subject: 'auth.providers.config',
     request: z.object({}).strict(),
-    response: z.object({ google: GoogleConfigSchema.nullable(), apple: AppleConfigSchema.nullable(), firebase: FirebaseConfigSchema.nullable() }),
+    response: z.object({
+      google: GoogleConfigSchema.nullable(),
+      apple: AppleConfigSchema.nullable(),
+      firebase: FirebaseConfigSchema.nullable(),
+    }),
     description: 'Public configuration of each sign-in provider (null when not configured)',
   }),
   me: defineRpc({ subject: 'auth.user.me', request: z.object({}).strict(), response: UserSchema, description: 'The calling user' }),
   logout: defineRpc({
     subject: 'auth.session.logout',
-    request: z.object({}).strict(),
+    request: LogoutBodySchema,
     response: LogoutResponseSchema,
-    description: "End the caller's session everywhere",
+    description: "End the caller's session everywhere (with all: every session of the caller's account)",
+  }),
+  /** Asked by the gateway when its cache does not know a session: the database is the source of truth. */
+  sessionStatus: defineRpc({
+    subject: 'auth.session.status',
+    request: z.object({ session_id: SessionIdSchema, user_id: SessionIdSchema }).strict(),
+    response: SessionStatusSchema,
+    description: 'Whether a session is still active (exists, not ended, not expired, its user not deleted)',
   }),
   onboardingAge: defineRpc({
     subject: 'auth.onboarding.age',
@@ -219,6 +263,17 @@ export const AUTH_RPC = {
     response: CampaignSchema,
     description: 'A campaign page',
   }),
+  /**
+   * For the sms service: the account of a phone number, created when the number has none (spec 1:
+   * an account per number used with the text service). The same account a phone-code sign-in gives;
+   * a number from a blocked region is refused (451), an account being deleted too (409).
+   */
+  accountForPhone: defineRpc({
+    subject: 'auth.phone.account',
+    request: z.object({ phone_number: z.string().trim().min(4).max(32) }).strict(),
+    response: z.object({ user_id: z.string(), phone_number: z.string(), name: z.string().nullable(), created: z.boolean() }),
+    description: 'The account of a phone number, created on first use (the text service)',
+  }),
   deleteAccount: defineRpc({
     subject: 'auth.account.delete',
     request: z.object({}).strict(),
@@ -228,12 +283,16 @@ export const AUTH_RPC = {
 } as const;
 
 /**
- * The shared cache key that marks a session as ended: the auth service writes it on logout and
- * account deletion, the gateway reads it on every request (no call to auth needed).
+ * The shared cache entry of a session's state, a fast path in front of the auth service's database
+ * (the source of truth). The auth service writes `ended` when a session ends (logout, logout of every
+ * device, account deletion, a guest merged or turned into an account), overwriting anything there;
+ * the gateway writes `active` for a short while after asking the auth service (`sessionStatus`), only
+ * when the key is absent, so an `ended` mark is never overwritten by a stale answer.
  */
-export function revokedSessionKey(sessionId: string): string {
-  return `auth:session-revoked:${sessionId}`;
+export function sessionStateKey(sessionId: string): string {
+  return `auth:session-state:${sessionId}`;
 }
+export const SESSION_STATE = { active: 'active', ended: 'ended' } as const;
 
 /** Claims of an access token beyond the registered ones. */
 export interface AccessTokenClaims {

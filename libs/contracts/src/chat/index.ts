@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineEvent, defineRpc, defineStream } from '../common/contract';
-import { healthContract } from '../common/health';
-import { userExportContract } from '../common/user-data';
+import { commonCalls } from '../common/service-calls';
 
-// ---- Entities as the web client receives them (spec section 3) -----------------------------------
+// ---- Entities as the web client receives them: the product's snake_case field names --------------
 
 export const FileReferenceSchema = z.object({
   object_store_object_id: z.string().min(1).max(128),
@@ -18,6 +17,10 @@ export const MessageMetadataSchema = z
     /** The model that answered and how it was chosen (shown to insiders with show_auto_model_selection). */
     model: z.string().optional(),
     provider: z.enum(['openai', 'openai-compatible', 'offline']).optional(),
+    /** The provider's name for people ('OpenAI', 'Offline model'...). */
+    provider_label: z.string().optional(),
+    /** Answered by the built-in offline model, not a language model: the client labels the reply as such. */
+    offline: z.boolean().optional(),
     provider_request_id: z.string().nullable().optional(),
     auto_selected: z.boolean().optional(),
     /** The memories used to personalise this reply. */
@@ -68,7 +71,7 @@ export const SharedConversationSchema = z.object({
   shared_at: z.string(),
 });
 
-// ---- Bodies the web client sends (DESIGN section 4) ----------------------------------------------
+// ---- Bodies the web client sends to /api/v1 -------------------------------------------------------
 
 const id = z.uuid({ message: 'must be an id (UUID)' });
 const shareId = z.string().trim().min(1).max(64);
@@ -76,7 +79,10 @@ const shareId = z.string().trim().min(1).max(64);
 export const CreateConversationBodySchema = z.object({ conversation_title: z.string().trim().max(200).nullish() });
 export const UpdateConversationBodySchema = z
   .object({ conversation_title: z.string().trim().min(1).max(200).optional(), last_active_message_id: id.optional() })
-  .refine((b) => b.conversation_title !== undefined || b.last_active_message_id !== undefined, 'give conversation_title or last_active_message_id');
+  .refine(
+    (b) => b.conversation_title !== undefined || b.last_active_message_id !== undefined,
+    'give conversation_title or last_active_message_id',
+  );
 export const SendMessageBodySchema = z.object({
   content: z.string().trim().min(1, 'must not be empty').max(32_000),
   previous_message_id: id.nullish(),
@@ -91,7 +97,14 @@ export const MessagesQuerySchema = z.object({
     .string()
     .max(2000)
     .optional()
-    .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined))
+    .transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : undefined,
+    )
     .pipe(z.array(id).max(100).optional()),
 });
 
@@ -117,18 +130,44 @@ export type ReplyEvent = z.infer<typeof ReplyEventSchema>;
 // ---- Calls to the chat service --------------------------------------------------------------------
 
 export const CHAT_RPC = {
-  health: healthContract('chat'),
-  export: userExportContract('chat'),
-  list: defineRpc({ subject: 'chat.conversation.list', request: z.object({}).strict(), response: z.array(ConversationSchema), description: "The caller's conversations, newest first" }),
-  get: defineRpc({ subject: 'chat.conversation.get', request: z.object({ chat_id: id }).strict(), response: ConversationWithMessagesSchema, description: 'One conversation with its messages' }),
-  create: defineRpc({ subject: 'chat.conversation.create', request: CreateConversationBodySchema.strict(), response: ConversationSchema, description: 'Start a conversation' }),
+  ...commonCalls('chat'),
+  list: defineRpc({
+    subject: 'chat.conversation.list',
+    request: z.object({}).strict(),
+    response: z.array(ConversationSchema),
+    description: "The caller's conversations, newest first",
+  }),
+  get: defineRpc({
+    subject: 'chat.conversation.get',
+    request: z.object({ chat_id: id }).strict(),
+    response: ConversationWithMessagesSchema,
+    description: 'One conversation with its messages',
+  }),
+  create: defineRpc({
+    subject: 'chat.conversation.create',
+    /**
+     * `shared`: a conversation several people write in (the sms service's groups). Its replies use
+     * nobody's memories and nothing is learnt from it. Not an HTTP field: the gateway's body schema
+     * refuses it.
+     */
+    request: CreateConversationBodySchema.extend({ shared: z.boolean().optional() }).strict(),
+    response: ConversationSchema,
+    description: 'Start a conversation',
+  }),
   update: defineRpc({
     subject: 'chat.conversation.update',
-    request: z.object({ chat_id: id, conversation_title: z.string().trim().min(1).max(200).optional(), last_active_message_id: id.optional() }).strict(),
+    request: z
+      .object({ chat_id: id, conversation_title: z.string().trim().min(1).max(200).optional(), last_active_message_id: id.optional() })
+      .strict(),
     response: ConversationSchema,
     description: 'Rename a conversation or switch its active branch',
   }),
-  remove: defineRpc({ subject: 'chat.conversation.delete', request: z.object({ chat_id: id }).strict(), response: z.object({ deleted: z.literal(true) }), description: 'Delete a conversation' }),
+  remove: defineRpc({
+    subject: 'chat.conversation.delete',
+    request: z.object({ chat_id: id }).strict(),
+    response: z.object({ deleted: z.literal(true) }),
+    description: 'Delete a conversation',
+  }),
   messages: defineRpc({
     subject: 'chat.message.list',
     request: z.object({ chat_ids: z.array(id).max(100).optional() }).strict(),
@@ -153,10 +192,37 @@ export const CHAT_RPC = {
     response: z.object({ stopped: z.boolean() }),
     description: 'Stop the reply being generated to a user message (what came so far is kept)',
   }),
-  feedback: defineRpc({ subject: 'chat.message.feedback', request: FeedbackBodySchema.extend({ message_id: id }).strict(), response: MessageSchema, description: 'Like or dislike a reply' }),
-  share: defineRpc({ subject: 'chat.share.create', request: z.object({ chat_id: id }).strict(), response: ShareSchema, description: 'Share a conversation read-only' }),
-  unshare: defineRpc({ subject: 'chat.share.revoke', request: z.object({ chat_id: id }).strict(), response: z.object({ revoked: z.boolean() }), description: 'Revoke the share links of a conversation' }),
-  shared: defineRpc({ subject: 'chat.share.get', request: z.object({ share_id: shareId }).strict(), response: SharedConversationSchema, description: 'A shared conversation (its active history)' }),
+  feedback: defineRpc({
+    subject: 'chat.message.feedback',
+    request: FeedbackBodySchema.extend({ message_id: id }).strict(),
+    response: MessageSchema,
+    description: 'Like or dislike a reply',
+  }),
+  share: defineRpc({
+    subject: 'chat.share.create',
+    request: z.object({ chat_id: id }).strict(),
+    response: ShareSchema,
+    description: 'Share a conversation read-only',
+  }),
+  owned: defineRpc({
+    subject: 'chat.message.owned',
+    request: z.object({ chat_id: id, message_id: id.optional() }).strict(),
+    response: z.object({ chat_id: id, message_id: id.nullable() }),
+    description:
+      "Whether a conversation is the caller's and, with message_id, that message (a reply still being written included) is in it; 404 otherwise",
+  }),
+  unshare: defineRpc({
+    subject: 'chat.share.revoke',
+    request: z.object({ chat_id: id }).strict(),
+    response: z.object({ revoked: z.boolean() }),
+    description: 'Revoke the share links of a conversation',
+  }),
+  shared: defineRpc({
+    subject: 'chat.share.get',
+    request: z.object({ share_id: shareId }).strict(),
+    response: SharedConversationSchema,
+    description: 'A shared conversation (its active history)',
+  }),
 } as const;
 
 /** Facts the chat service publishes. */

@@ -30,3 +30,19 @@ export const HEADERS = {
   userLabel: 'x-user-label',
   csrfToken: 'x-csrf-token',
 } as const;
+
+/**
+ * What the files service stores: decided by the bytes (magic numbers, valid UTF-8), never by the
+ * client's claim. Here, without schemas, so that the web client's first load can offer the same list.
+ */
+export const ALLOWED_FILE_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'text/plain',
+  'text/markdown',
+  'text/csv',
+] as const;
+export type AllowedFileType = (typeof ALLOWED_FILE_TYPES)[number];

@@ -35,9 +35,7 @@ function checkSubject(subject: string, eventLike: boolean): void {
   }
 }
 
-export function defineRpc<Req extends z.ZodType, Res extends z.ZodType>(
-  def: Omit<RpcContract<Req, Res>, 'kind'>,
-): RpcContract<Req, Res> {
+export function defineRpc<Req extends z.ZodType, Res extends z.ZodType>(def: Omit<RpcContract<Req, Res>, 'kind'>): RpcContract<Req, Res> {
   checkSubject(def.subject, false);
   return Object.freeze({ kind: 'rpc', ...def });
 }
@@ -49,9 +47,7 @@ export function defineStream<Req extends z.ZodType, Chunk extends z.ZodType>(
   return Object.freeze({ kind: 'stream', ...def });
 }
 
-export function defineEvent<Payload extends z.ZodType>(
-  def: Omit<EventContract<Payload>, 'kind'>,
-): EventContract<Payload> {
+export function defineEvent<Payload extends z.ZodType>(def: Omit<EventContract<Payload>, 'kind'>): EventContract<Payload> {
   checkSubject(def.subject, true);
   return Object.freeze({ kind: 'event', ...def });
 }

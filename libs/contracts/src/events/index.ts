@@ -23,7 +23,15 @@ export const USER_EVENTS = {
   /** Every service deletes all it holds about the user, then publishes `purged`. */
   deleted: defineEvent({
     subject: 'events.user.deleted',
-    payload: z.object({ user_id: UserIdSchema, deletion_id: z.string() }),
+    payload: z.object({
+      user_id: UserIdSchema,
+      deletion_id: z.string(),
+      /**
+       * The account's phone number, for what a service keeps by number rather than by user (texts
+       * sent before the account existed). Absent from events published before it was added.
+       */
+      phone_number: z.string().max(32).nullish(),
+    }),
     description: 'A user asked for their account to be deleted',
   }),
   purged: defineEvent({

@@ -15,6 +15,8 @@ describe('files contracts', () => {
     const data = randomBytes(192 * 1024).toString('base64');
     const request = FILES_RPC.uploadChunk.request.parse({ upload_id: '6f1c2a4e-0b7d-4c1e-9a55-3d2f7e8b9c10', seq: 0, data });
     expect(Buffer.byteLength(JSON.stringify({ caller: {}, data: request }))).toBeLessThan(300 * 1024);
-    expect(() => FILES_RPC.uploadChunk.request.parse({ upload_id: '6f1c2a4e-0b7d-4c1e-9a55-3d2f7e8b9c10', seq: 0, data: `${data}AAAAAAAA` })).toThrow();
+    expect(() =>
+      FILES_RPC.uploadChunk.request.parse({ upload_id: '6f1c2a4e-0b7d-4c1e-9a55-3d2f7e8b9c10', seq: 0, data: `${data}AAAAAAAA` }),
+    ).toThrow();
   });
 });

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PRODUCT_CONSTANTS } from '../common/constants';
 import { defineRpc, defineStream } from '../common/contract';
-import { healthContract } from '../common/health';
-import { userExportContract } from '../common/user-data';
+import { commonCalls } from '../common/service-calls';
 
 // ---- Limits and types (issue 7) --------------------------------------------------------------------
 
@@ -22,18 +21,15 @@ export const FILE_TRANSFER = {
 export const PREVIEW_RESOLUTION = { min: 16, max: 1024, default: PRODUCT_CONSTANTS.previewResolutionDefault } as const;
 export const MODEL_INPUT = { imageMaxPx: 1568, textMaxChars: 100_000, textMaxCharsLimit: 200_000 } as const;
 
-/** What may be stored: decided by the bytes (magic numbers, valid UTF-8), never by the client's claim. */
-export const ALLOWED_FILE_TYPES = [
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'application/pdf',
-  'text/plain',
-  'text/markdown',
-  'text/csv',
-] as const;
-export type AllowedFileType = (typeof ALLOWED_FILE_TYPES)[number];
+export { ALLOWED_FILE_TYPES, type AllowedFileType } from '../common/constants';
+
+/**
+ * The only types a stored file is shown as in the browser (Content-Disposition: inline), from the
+ * product's own origin: raster images (never SVG) and plain text (with nosniff and a fixed
+ * charset a browser shows it as text, nothing else). PDFs and everything else are downloads: a
+ * PDF viewer is a program running a stranger's document on our origin.
+ */
+export const INLINE_FILE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'text/plain'];
 
 /** Object ids are UUIDs; anything else is simply not found (the HTTP layer takes any short string). */
 export const ObjectIdSchema = z.string().min(1).max(128);
@@ -87,7 +83,12 @@ export const PresignQuerySchema = z.object({
 
 /** `GET /api/v1/files/view/{id}`: a signed link carries both; without them the caller's token decides. */
 export const ViewQuerySchema = z.object({
-  expires: z.coerce.number().int().positive().max(2 ** 40).optional(),
+  expires: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 40)
+    .optional(),
   signature: z.string().max(128).optional(),
 });
 
@@ -107,7 +108,14 @@ export type FileDescription = z.infer<typeof FileDescriptionSchema>;
 
 /** A file as the model takes it: an image (downscaled, base64 data URL) or text (PDF or text file). */
 export const ModelInputSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('image'), mime_type: z.string(), data_url: z.string(), width: z.number().int(), height: z.number().int(), filename: z.string() }),
+  z.object({
+    kind: z.literal('image'),
+    mime_type: z.string(),
+    data_url: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+    filename: z.string(),
+  }),
   z.object({
     kind: z.literal('text'),
     mime_type: z.string(),
@@ -127,7 +135,7 @@ export const FileChunkSchema = z.discriminatedUnion('kind', [
     kind: z.literal('head'),
     /** What to send as Content-Type (a safe type, with charset for text). */
     content_type: z.string(),
-    /** inline for images, PDF and plain text; attachment for anything that could run script. */
+    /** inline for INLINE_FILE_TYPES only (raster images, plain text); attachment for anything else. */
     disposition: z.enum(['inline', 'attachment']),
     filename: z.string(),
     size: z.number().int().nonnegative(),
@@ -141,8 +149,7 @@ export type FileChunk = z.infer<typeof FileChunkSchema>;
 const objectRef = { object_store_object_id: ObjectIdSchema };
 
 export const FILES_RPC = {
-  health: healthContract('files'),
-  export: userExportContract('files'),
+  ...commonCalls('files'),
 
   /**
    * Uploads travel as a session of chunks (begin, chunk..., commit), so no body is ever one bus
@@ -158,9 +165,12 @@ export const FILES_RPC = {
   }),
   uploadChunk: defineRpc({
     subject: 'files.upload.chunk',
-    request: z.object({ upload_id: uploadId, seq: z.number().int().min(0).max(1_000_000), data: base64(FILE_TRANSFER.chunkBase64Chars + 4).min(1) }).strict(),
+    request: z
+      .object({ upload_id: uploadId, seq: z.number().int().min(0).max(1_000_000), data: base64(FILE_TRANSFER.chunkBase64Chars + 4).min(1) })
+      .strict(),
     response: z.object({ received_bytes: z.number().int() }),
-    description: 'The next chunk of an upload (seq from 0); the first one decides the type (415 if not allowed), any one may exceed the limit (413)',
+    description:
+      'The next chunk of an upload (seq from 0); the first one decides the type (415 if not allowed), any one may exceed the limit (413)',
   }),
   uploadCommit: defineRpc({
     subject: 'files.upload.commit',
@@ -179,10 +189,15 @@ export const FILES_RPC = {
   put: defineRpc({
     subject: 'files.object.put',
     request: z
-      .object({ data: base64(FILE_TRANSFER.putBase64MaxChars).min(1), filename: z.string().max(4096), declared_type: z.string().max(255).nullish(), source: z.enum(['upload', 'generated']).default('generated') })
+      .object({
+        data: base64(FILE_TRANSFER.putBase64MaxChars).min(1),
+        filename: z.string().max(4096),
+        declared_type: z.string().max(255).nullish(),
+        source: z.enum(['upload', 'generated']).default('generated'),
+      })
       .strict(),
     response: FileUploadResultSchema,
-    description: "Store a small object for the caller (at most about 512 KiB; larger ones go through files.upload.*)",
+    description: 'Store a small object for the caller (at most about 512 KiB; larger ones go through files.upload.*)',
   }),
   describe: defineRpc({
     subject: 'files.object.describe',
@@ -204,7 +219,13 @@ export const FILES_RPC = {
   }),
   presign: defineRpc({
     subject: 'files.object.presign',
-    request: z.object({ ...objectRef, preview_resolution: z.number().int().min(PREVIEW_RESOLUTION.min).max(PREVIEW_RESOLUTION.max), share_id: z.string().max(64).optional() }).strict(),
+    request: z
+      .object({
+        ...objectRef,
+        preview_resolution: z.number().int().min(PREVIEW_RESOLUTION.min).max(PREVIEW_RESOLUTION.max),
+        share_id: z.string().max(64).optional(),
+      })
+      .strict(),
     response: PresignedFileSchema,
     description: 'A short-lived signed link to a file, its name and (for images) a small preview',
   }),

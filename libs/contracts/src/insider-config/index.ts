@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineRpc } from '../common/contract';
-import { healthContract } from '../common/health';
-import { userExportContract } from '../common/user-data';
+import { commonCalls } from '../common/service-calls';
 
 // ---- Insider mode and flags (spec sections 3, 4 and 6) ----------------------------------------
 
@@ -33,7 +32,21 @@ export const TTS_MODELS = ['gpt-4o-mini-tts', 'tts-1', 'tts-1-hd'] as const;
 export type TtsModel = (typeof TTS_MODELS)[number];
 
 /** Voices a user may pick; the older models (tts-1, tts-1-hd) lack some (see voiceAvailable). */
-export const TTS_VOICES = ['alloy', 'ash', 'ballad', 'cedar', 'coral', 'echo', 'fable', 'marin', 'nova', 'onyx', 'sage', 'shimmer', 'verse'] as const;
+export const TTS_VOICES = [
+  'alloy',
+  'ash',
+  'ballad',
+  'cedar',
+  'coral',
+  'echo',
+  'fable',
+  'marin',
+  'nova',
+  'onyx',
+  'sage',
+  'shimmer',
+  'verse',
+] as const;
 export type TtsVoice = (typeof TTS_VOICES)[number];
 
 const NEWER_MODEL_VOICES: readonly TtsVoice[] = ['ballad', 'cedar', 'marin', 'verse'];
@@ -84,8 +97,7 @@ const NoData = z.object({}).strict();
 
 /** Calls answered by the insider-config service (subjects `insider-config.*`); each acts for the caller. */
 export const INSIDER_CONFIG_RPC = {
-  health: healthContract('insider-config'),
-  export: userExportContract('insider-config'),
+  ...commonCalls('insider-config'),
   /** The flags in force for a user (section 4's rule), for other services to act on. */
   effectiveFlags: defineRpc({
     subject: 'insider-config.flags.effective',
@@ -129,4 +141,14 @@ export const INSIDER_CONFIG_RPC = {
     response: AiVoiceConfigSchema,
     description: "Merge settings into the caller's AI voice settings; answers them whole",
   }),
+} as const;
+
+/**
+ * Said on the bus (plain publish, every subscriber hears it; not a durable event) when a user's
+ * insider standing, insider mode or flags change through the service: replicas of other services
+ * that keep the effective flags for a moment forget that user's at once.
+ */
+export const INSIDER_FLAGS_CHANGED = {
+  subject: 'insider-config.flags.changed',
+  payload: z.object({ user_id: z.uuid() }).strict(),
 } as const;

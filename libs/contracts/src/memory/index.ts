@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineRpc } from '../common/contract';
-import { healthContract } from '../common/health';
-import { userExportContract } from '../common/user-data';
+import { commonCalls } from '../common/service-calls';
 
 export const RelevantMemorySchema = z.object({ user_memory_id: z.string(), text: z.string(), is_confirmed: z.boolean() });
 export type RelevantMemory = z.infer<typeof RelevantMemorySchema>;
@@ -62,8 +61,7 @@ export const MEMORY_NOT_FOUND = 'Memory not found';
 // ---- Calls answered by the memory service (subjects `memory.*`) -------------------------------
 
 export const MEMORY_RPC = {
-  health: healthContract('memory'),
-  export: userExportContract('memory'),
+  ...commonCalls('memory'),
   /** The caller's memories that matter for a query, best first (personalisation before each reply). */
   relevant: defineRpc({
     subject: 'memory.relevant.search',
@@ -73,7 +71,9 @@ export const MEMORY_RPC = {
   }),
   list: defineRpc({
     subject: 'memory.item.list',
-    request: z.object({ user_preference_name: z.string().min(1).max(100).default(DEFAULT_PREFERENCE_NAME), source_chat_id: id.optional() }).strict(),
+    request: z
+      .object({ user_preference_name: z.string().min(1).max(100).default(DEFAULT_PREFERENCE_NAME), source_chat_id: id.optional() })
+      .strict(),
     response: z.array(UserMemorySchema),
     description: "The caller's memories (removed ones left out), newest first, of one conversation or all",
   }),

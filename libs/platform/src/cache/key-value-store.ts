@@ -1,3 +1,5 @@
+import { DomainError } from '../errors/domain-error';
+
 /**
  * A small key-value store with expiry: Redis in the distributed mode, memory in the embedded one.
  * Used for rate limits, short-lived codes and caches; never for data that must survive.
@@ -62,6 +64,17 @@ export class MemoryStore implements KeyValueStore {
   }
 }
 
+/** The cache is unreachable: a request that needs it gets a 503 at once, not a 500 or a long wait. */
+export class CacheUnavailableError extends DomainError {
+  constructor(readonly reason: string) {
+    super('unavailable', 'The service is temporarily unavailable; please try again shortly', 503, { retryAfterSeconds: 5 });
+    this.name = 'CacheUnavailableError';
+  }
+}
+
+/** Longest a Redis command may take before the request fails (a hung server, a lost network). */
+const COMMAND_TIMEOUT_MS = 2_000;
+
 export class RedisStore implements KeyValueStore {
   readonly kind = 'redis' as const;
 
@@ -72,29 +85,53 @@ export class RedisStore implements KeyValueStore {
 
   static async connect(url: string, prefix: string): Promise<RedisStore> {
     const { Redis } = await import('ioredis');
-    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    // No offline queue: while Redis is away a command fails at once (and is answered 503) instead
+    // of waiting for a reconnect; ioredis keeps reconnecting in the background.
+    const redis = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: COMMAND_TIMEOUT_MS,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+    });
+    redis.on('error', () => undefined); // reported by each failing command and by readiness, not as an unhandled event
     await redis.connect();
     return new RedisStore(redis, prefix ? `${prefix}:` : '');
   }
 
-  async get(key: string): Promise<string | null> {
-    return this.redis.get(this.prefix + key);
+  /** Runs a command; a connection failure (not a command's own error) becomes CacheUnavailableError. */
+  private async run<T>(command: () => Promise<T>): Promise<T> {
+    if (this.redis.status !== 'ready') throw new CacheUnavailableError(`Redis is ${this.redis.status}`);
+    try {
+      return await command();
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ReplyError') throw error;
+      throw new CacheUnavailableError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  get(key: string): Promise<string | null> {
+    return this.run(() => this.redis.get(this.prefix + key));
   }
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
-    await this.redis.set(this.prefix + key, value, 'EX', ttlSeconds);
+    await this.run(() => this.redis.set(this.prefix + key, value, 'EX', ttlSeconds));
   }
   async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
-    return (await this.redis.set(this.prefix + key, value, 'EX', ttlSeconds, 'NX')) === 'OK';
+    return (await this.run(() => this.redis.set(this.prefix + key, value, 'EX', ttlSeconds, 'NX'))) === 'OK';
   }
   async increment(key: string, ttlSeconds: number): Promise<number> {
     const k = this.prefix + key;
-    const [[, count]] = (await this.redis.multi().incr(k).expire(k, ttlSeconds, 'NX').exec()) as [[unknown, number], unknown];
+    const [[, count]] = (await this.run(() => this.redis.multi().incr(k).expire(k, ttlSeconds, 'NX').exec())) as [
+      [unknown, number],
+      unknown,
+    ];
     return count;
   }
   async delete(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
+    await this.run(() => this.redis.del(this.prefix + key));
   }
   async ping(): Promise<void> {
+    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status} (unreachable)`);
     await this.redis.ping();
   }
   async close(): Promise<void> {

@@ -8,6 +8,27 @@ describe('configuration', () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it('reads METRICS_PORT (0: any free port; unset: the process decides) and JETSTREAM_REPLICAS (1 to 5, default 1)', () => {
+    const defaults = parseConfig('test', runtimeEnvSchema, {});
+    expect(defaults.METRICS_PORT).toBeUndefined();
+    expect(defaults.JETSTREAM_REPLICAS).toBe(1);
+    expect(parseConfig('test', runtimeEnvSchema, { METRICS_PORT: '9464', JETSTREAM_REPLICAS: '3' })).toMatchObject({
+      METRICS_PORT: 9464,
+      JETSTREAM_REPLICAS: 3,
+    });
+    expect(parseConfig('test', runtimeEnvSchema, { METRICS_PORT: '0' }).METRICS_PORT).toBe(0);
+    for (const bad of [
+      { METRICS_PORT: '65536' },
+      { METRICS_PORT: '-1' },
+      { METRICS_PORT: 'metrics' },
+      { JETSTREAM_REPLICAS: '0' },
+      { JETSTREAM_REPLICAS: '6' },
+      { JETSTREAM_REPLICAS: '2.5' },
+    ]) {
+      expect(() => parseConfig('test', runtimeEnvSchema, bad)).toThrow(new RegExp(`${Object.keys(bad)[0]}:`));
+    }
+  });
+
   it('treats an empty variable as unset', () => {
     expect(parseConfig('test', runtimeEnvSchema, { NATS_URL: '' }).NATS_URL).toBeUndefined();
   });
@@ -15,7 +36,12 @@ describe('configuration', () => {
   it('names every wrong variable in one message', () => {
     let error: unknown;
     try {
-      parseConfig('the chat service', runtimeEnvSchema, { NATS_URL: 'http://x', RPC_TIMEOUT_MS: 'soon', DATABASE_URL: 'mysql://x', MIGRATE_ON_BOOT: 'maybe' });
+      parseConfig('the chat service', runtimeEnvSchema, {
+        NATS_URL: 'http://x',
+        RPC_TIMEOUT_MS: 'soon',
+        DATABASE_URL: 'mysql://x',
+        MIGRATE_ON_BOOT: 'maybe',
+      });
     } catch (e) {
       error = e;
     }

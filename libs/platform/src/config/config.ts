@@ -11,11 +11,7 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment against a schema; every problem is named with its variable. */
-export function parseConfig<S extends z.ZodType>(
-  component: string,
-  schema: S,
-  env: NodeJS.ProcessEnv = process.env,
-): z.output<S> {
+export function parseConfig<S extends z.ZodType>(component: string, schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const result = schema.safeParse(cleaned);
   if (result.success) return result.data;
@@ -80,6 +76,23 @@ export const runtimeEnvSchema = z.object({
   MIGRATE_ON_BOOT: bool.optional(),
   /** Port of the small /healthz and /readyz server of a standalone service (for probes). */
   HEALTH_PORT: port.optional(),
+  /**
+   * Prometheus metrics at /metrics on a port of their own (0: any free port). Each process of the
+   * distributed mode serves them on 9464 when unset; the embedded mode only when set.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Replicas of the JetStream event stream when a process creates it (an existing stream keeps its own). */
+  JETSTREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * On SIGTERM/SIGINT: the longest a process takes to stop (finishing the work in flight, reply
+   * streams included, then draining the bus). An upper bound, not a wait: an idle process stops at
+   * once. Match Kubernetes' terminationGracePeriodSeconds.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** A service sends a heartbeat this often on each open reply stream. */
+  STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(30_000).default(1_000),
+  /** Heartbeats a caller lets go missing before it takes the stream's producer for dead. */
+  STREAM_HEARTBEAT_MISSES: z.coerce.number().int().min(2).max(20).default(3),
 });
 export type RuntimeEnv = z.output<typeof runtimeEnvSchema>;
 

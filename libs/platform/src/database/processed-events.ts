@@ -1,26 +1,23 @@
 import { createHash } from 'node:crypto';
-import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { DomainError } from '../errors/domain-error';
+import { sqlMigration } from './sql-migration';
 
 /**
  * Every service keeps the ids of the events it has applied, so that a redelivered event changes
  * nothing twice. `applyOnce` runs the change and records the id in one transaction.
  */
-export class CreateProcessedEvents1763700000000 implements MigrationInterface {
-  name = 'CreateProcessedEvents1763700000000';
-
-  async up(runner: QueryRunner): Promise<void> {
-    await runner.query(`CREATE TABLE IF NOT EXISTS processed_event (
+export const CreateProcessedEvents1763700000000 = sqlMigration('CreateProcessedEvents1763700000000', {
+  up: [
+    `CREATE TABLE IF NOT EXISTS processed_event (
       consumer text NOT NULL,
       event_id text NOT NULL,
       processed_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (consumer, event_id)
-    )`);
-  }
-
-  async down(runner: QueryRunner): Promise<void> {
-    await runner.query('DROP TABLE IF EXISTS processed_event');
-  }
-}
+    )`,
+  ],
+  down: ['DROP TABLE IF EXISTS processed_event'],
+});
 
 /** Runs `fn` unless this consumer already applied `eventId`; returns whether it ran. */
 export async function applyOnce(
@@ -45,26 +42,23 @@ export async function applyOnce(
  * an event about one of them arriving after the purge (a reply finishing, an exchange to learn
  * from) cannot bring their data back.
  */
-export class CreateForgottenUsers1763700000002 implements MigrationInterface {
-  name = 'CreateForgottenUsers1763700000002';
-
-  async up(runner: QueryRunner): Promise<void> {
-    await runner.query('CREATE TABLE IF NOT EXISTS forgotten_user (user_hash text PRIMARY KEY, forgotten_at timestamptz NOT NULL DEFAULT now())');
-  }
-
-  async down(runner: QueryRunner): Promise<void> {
-    await runner.query('DROP TABLE IF EXISTS forgotten_user');
-  }
-}
+export const CreateForgottenUsers1763700000002 = sqlMigration('CreateForgottenUsers1763700000002', {
+  up: ['CREATE TABLE IF NOT EXISTS forgotten_user (user_hash text PRIMARY KEY, forgotten_at timestamptz NOT NULL DEFAULT now())'],
+  down: ['DROP TABLE IF EXISTS forgotten_user'],
+});
 
 const userHash = (userId: string) => createHash('sha256').update(`user:${userId}`).digest('hex');
 
+const userLockKey = (userId: string) => `user:${userId}`;
+
 /**
- * Serialises writes about one user within a service's transactions (the account purge takes it
- * too, so a write and the purge never interleave).
+ * The user's lock, held to the transaction's end. `exclusive` (the default) serialises: the account
+ * purge takes it so, and so do writes that must not interleave with each other (a memory merge).
+ * `shared` only keeps a write and the purge apart: shared holders never wait for each other.
  */
-export async function lockUser(manager: EntityManager, userId: string): Promise<void> {
-  await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`user:${userId}`]);
+export async function lockUser(manager: EntityManager, userId: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
+  const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await manager.query(`SELECT ${lock}(hashtext($1))`, [userLockKey(userId)]);
 }
 
 export async function forgetUser(manager: EntityManager, userId: string): Promise<void> {
@@ -75,4 +69,21 @@ export async function forgetUser(manager: EntityManager, userId: string): Promis
 export async function isForgotten(manager: EntityManager, userId: string): Promise<boolean> {
   const rows: unknown[] = await manager.query('SELECT 1 FROM forgotten_user WHERE user_hash = $1', [userHash(userId)]);
   return rows.length > 0;
+}
+
+export const ACCOUNT_DELETED = 'This account has been deleted.';
+
+/**
+ * For a write that creates something for a user: refuses when the account was deleted, so nothing
+ * is ever written for a user who no longer exists, even by a request that was already past the
+ * gateway when the deletion happened. A 401, so the client signs out.
+ *
+ * It takes the user's lock in shared mode: it waits for a purge in progress (which holds the lock
+ * exclusively, see `lockUser`) and holds the purge off until it commits, but two such writes for
+ * the same user never wait for each other (a user's parallel replies start in parallel). The check
+ * is a statement of its own after the lock, so it sees a purge that committed while it waited.
+ */
+export async function lockLivingUser(manager: EntityManager, userId: string): Promise<void> {
+  await lockUser(manager, userId, 'shared');
+  if (await isForgotten(manager, userId)) throw DomainError.unauthorized(ACCOUNT_DELETED);
 }

@@ -6,15 +6,19 @@ import { STATUS_BY_CODE, type ErrorCode, type RpcErrorShape } from '@app/contrac
  */
 export class DomainError extends Error {
   readonly status: number;
+  /** For a 503: when to try again (the gateway sends it as `Retry-After`). */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
     status?: number,
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(detail);
     this.name = 'DomainError';
     this.status = status ?? STATUS_BY_CODE[code];
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   toShape(): RpcErrorShape {
@@ -36,6 +40,10 @@ export class DomainError extends Error {
   static conflict(detail: string): DomainError {
     return new DomainError('conflict', detail);
   }
+  /** A dependency is away (database, cache, bus) or the service is restarting: 503, try again soon. */
+  static unavailable(detail: string, retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS): DomainError {
+    return new DomainError('unavailable', detail, 503, { retryAfterSeconds });
+  }
 }
 
 /**
@@ -43,11 +51,28 @@ export class DomainError extends Error {
  * own (`unavailable` 503 when nobody answers the subject, `timeout` 504).
  */
 export class RpcCallError extends Error {
+  readonly retryAfterSeconds?: number;
+
   constructor(
     readonly shape: RpcErrorShape,
     readonly subject: string,
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(`${subject}: ${shape.status} ${shape.detail}`);
     this.name = 'RpcCallError';
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
+}
+
+/** What a 503 says to wait when nothing more precise is known. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The `Retry-After` (seconds) of a failure answered with `status`: the error's own hint, else a
+ * default for every 503 (an outage or a restart: the client should come back, not give up).
+ */
+export function retryAfterOf(error: unknown, status: number): number | undefined {
+  const hint = error instanceof DomainError || error instanceof RpcCallError ? error.retryAfterSeconds : undefined;
+  if (hint !== undefined) return hint;
+  return status === 503 ? DEFAULT_RETRY_AFTER_SECONDS : undefined;
 }

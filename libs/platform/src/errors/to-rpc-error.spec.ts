@@ -18,7 +18,32 @@ describe('toRpcError', () => {
 
   it('turns a validation failure into a 400 naming the field', () => {
     const failure = z.object({ text: z.string() }).safeParse({ text: 1 });
-    expect(toRpcError(failure.error, 'r').shape).toMatchObject({ status: 400, code: 'bad_request', detail: expect.stringMatching(/^text: /) });
+    expect(toRpcError(failure.error, 'r').shape).toMatchObject({
+      status: 400,
+      code: 'bad_request',
+      detail: expect.stringMatching(/^text: /),
+    });
+  });
+
+  it('answers 503 (busy, try again) when the database pool has no connection to give', () => {
+    const result = toRpcError(new Error('timeout exceeded when trying to connect'), 'r');
+    expect(result).toEqual({
+      shape: { status: 503, detail: 'The service is busy. Try again in a moment.', code: 'unavailable' },
+      unexpected: true,
+    });
+  });
+
+  it('answers 503 (try again shortly) when the database is unreachable or restarting', () => {
+    for (const error of [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      new Error('Connection terminated unexpectedly'),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ]) {
+      expect(toRpcError(error, 'r')).toEqual({
+        shape: { status: 503, detail: 'The service is temporarily unavailable; please try again shortly', code: 'unavailable' },
+        unexpected: true,
+      });
+    }
   });
 
   it('hides anything else behind a 500 with the request id', () => {

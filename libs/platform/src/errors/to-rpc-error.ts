@@ -1,6 +1,10 @@
 import { describeZodError, RpcErrorSchema, type RpcErrorShape } from '@app/contracts';
 import { ZodError } from 'zod';
 import { DomainError, RpcCallError } from './domain-error';
+import { INFRASTRUCTURE_UNAVAILABLE, isInfrastructureUnavailable } from './infrastructure';
+
+/** pg-pool's words when no connection frees up (or none can be opened) within connectionTimeoutMillis. */
+const DATABASE_BUSY = /timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
 
 /**
  * Turns anything a handler threw into the RPC error shape. Domain errors and errors of
@@ -15,6 +19,12 @@ export function toRpcError(error: unknown, requestId: string): { shape: RpcError
   }
   const asShape = RpcErrorSchema.safeParse(error);
   if (asShape.success) return { shape: asShape.data, unexpected: false };
+  // The database pool had no connection to give in time (a burst): busy, not broken. Logged all the same.
+  if (error instanceof Error && DATABASE_BUSY.test(error.message)) {
+    return { shape: { status: 503, detail: 'The service is busy. Try again in a moment.', code: 'unavailable' }, unexpected: true };
+  }
+  // The database (or another server) unreachable, restarting, failing over: an outage, not a bug. Logged all the same.
+  if (isInfrastructureUnavailable(error)) return { shape: INFRASTRUCTURE_UNAVAILABLE, unexpected: true };
   return {
     shape: { status: 500, detail: `Internal error (request ${requestId})`, code: 'internal' },
     unexpected: true,

@@ -57,3 +57,12 @@ export function startHealthServer(port: number, readiness: () => Promise<HealthR
   });
   return new Promise((resolve) => server.listen(port, () => resolve(server)));
 }
+
+/** Stops the probe server without waiting for a prober's idle keep-alive connection. */
+export function closeHealthServer(server: Server | undefined): Promise<void> {
+  if (!server) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -10,7 +10,15 @@ describe('AppLogger', () => {
   it('writes one JSON object per line with the service, the context and the request', () => {
     const { lines, logger } = capture();
     runWithRequestContext({ request_id: 'req-1', user_id: 'u-1' }, () => logger.log({ msg: 'saved', chat_id: 'c-1' }, 'Conversations'));
-    expect(JSON.parse(lines[0])).toMatchObject({ level: 'info', service: 'chat', context: 'Conversations', msg: 'saved', request_id: 'req-1', user_id: 'u-1', chat_id: 'c-1' });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 'info',
+      service: 'chat',
+      context: 'Conversations',
+      msg: 'saved',
+      request_id: 'req-1',
+      user_id: 'u-1',
+      chat_id: 'c-1',
+    });
   });
 
   it('keeps the stack of an error', () => {

@@ -18,14 +18,20 @@ export interface Runtime {
 
 export function createLogger(env: RuntimeEnv, service: string, sink?: (line: string) => void): AppLogger {
   const format = env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
-  return new AppLogger({ service, level: env.LOG_LEVEL, format, sink });
+  const production = env.NODE_ENV === 'production';
+  return new AppLogger({ service, level: env.LOG_LEVEL, format, sink, async: production, redactPersonalData: production });
 }
 
 /** NATS when NATS_URL is set, the in-process bus otherwise. */
 export async function createBus(env: RuntimeEnv, connectionName: string): Promise<Bus> {
   if (!env.NATS_URL) return new InProcessBus(env.BUS_PREFIX ?? '');
   try {
-    return await NatsBus.connect({ url: env.NATS_URL, prefix: env.BUS_PREFIX, name: connectionName });
+    return await NatsBus.connect({
+      url: env.NATS_URL,
+      prefix: env.BUS_PREFIX,
+      name: connectionName,
+      eventReplicas: env.JETSTREAM_REPLICAS,
+    });
   } catch (error) {
     throw new Error(`Cannot reach NATS at ${env.NATS_URL}: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -4,16 +4,21 @@ import { healthContract, schemaOf, type HealthReport } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { parseConfig } from '../config/config';
 import { createServiceDataSource, migrate } from '../database/data-source';
+import { CreateOutbox1765600000000 } from '../database/outbox';
+import { Outbox } from '../database/outbox-service';
 import { CreateForgottenUsers1763700000002, CreateProcessedEvents1763700000000 } from '../database/processed-events';
 import { AppLogger } from '../logging/logger';
+import { platformMetrics } from '../telemetry/metrics';
 import { BusServer } from '../transport/bus-server';
 import { RpcHandler } from '../transport/decorators';
 import { EventPublisher } from '../transport/event-publisher';
 import { RpcClient } from '../transport/rpc-client';
 import { BUS, HealthService, SERVICE_NAME } from './health.service';
+import { drainService, ServiceLifecycle, type DrainOutcome } from './lifecycle';
 import { PassThroughRpcFilter } from './pass-through.filter';
 import type { Runtime } from './runtime';
 import type { ServiceDefinition } from './service-definition';
+import type { ShutdownPlan } from './shutdown';
 import { KEY_VALUE_STORE, RUNTIME_ENV, SERVICE_CONFIG } from './tokens';
 import { userDataController } from './user-data';
 
@@ -22,12 +27,17 @@ export interface ServiceApp {
   name: string;
   app: INestMicroservice;
   dataSource: DataSource;
+  /** Its outbox (`outbox.lag()` is the outbox lag metric). */
+  outbox: Outbox;
+  lifecycle: ServiceLifecycle;
   health(): Promise<HealthReport>;
+  /** Stops taking requests and finishes (or, past the plan's deadlines, ends) those in flight. */
+  drain(plan: ShutdownPlan): Promise<DrainOutcome>;
   close(): Promise<void>;
 }
 
 /** The platform's migrations (applied before the service's own, in every schema). */
-export const PLATFORM_MIGRATIONS = [CreateProcessedEvents1763700000000, CreateForgottenUsers1763700000002];
+export const PLATFORM_MIGRATIONS = [CreateProcessedEvents1763700000000, CreateForgottenUsers1763700000002, CreateOutbox1765600000000];
 
 export function dataSourceFor(definition: ServiceDefinition, runtime: Pick<Runtime, 'env' | 'databaseUrl'>): DataSource {
   return createServiceDataSource({
@@ -64,7 +74,14 @@ function healthController(definition: ServiceDefinition) {
   return HealthHandlers;
 }
 
-function rootModule(definition: ServiceDefinition, runtime: Runtime, dataSource: DataSource, logger: AppLogger): DynamicModule {
+function rootModule(
+  definition: ServiceDefinition,
+  runtime: Runtime,
+  dataSource: DataSource,
+  logger: AppLogger,
+  lifecycle: ServiceLifecycle,
+  outbox: Outbox,
+): DynamicModule {
   const config = definition.config ? parseConfig(`the ${definition.name} service`, definition.config, runtime.rawEnv) : {};
   @Module({})
   class ServiceRootModule {}
@@ -81,23 +98,35 @@ function rootModule(definition: ServiceDefinition, runtime: Runtime, dataSource:
       { provide: KEY_VALUE_STORE, useValue: runtime.kv },
       { provide: DataSource, useValue: dataSource },
       { provide: AppLogger, useValue: logger },
-      { provide: RpcClient, useValue: new RpcClient(runtime.bus, runtime.env.RPC_TIMEOUT_MS) },
+      { provide: RpcClient, useValue: RpcClient.forRuntime(runtime) },
       { provide: EventPublisher, useValue: new EventPublisher(runtime.bus) },
+      { provide: Outbox, useValue: outbox },
+      { provide: ServiceLifecycle, useValue: lifecycle },
       HealthService,
     ],
-    exports: [SERVICE_NAME, BUS, RUNTIME_ENV, SERVICE_CONFIG, KEY_VALUE_STORE, DataSource, AppLogger, RpcClient, EventPublisher, HealthService],
+    exports: [
+      SERVICE_NAME,
+      BUS,
+      RUNTIME_ENV,
+      SERVICE_CONFIG,
+      KEY_VALUE_STORE,
+      DataSource,
+      AppLogger,
+      RpcClient,
+      EventPublisher,
+      Outbox,
+      ServiceLifecycle,
+      HealthService,
+    ],
   };
 }
 
 /**
  * Boots one service on the runtime's bus: its own Nest application context, its own database
- * pool confined to its schema, its handlers served on its subjects.
+ * pool confined to its schema, its handlers served on its subjects, the relay of its outbox
+ * (started once it serves, stopped after its application has closed).
  */
-export async function startServiceApp(
-  definition: ServiceDefinition,
-  runtime: Runtime,
-  options: { migrate: boolean },
-): Promise<ServiceApp> {
+export async function startServiceApp(definition: ServiceDefinition, runtime: Runtime, options: { migrate: boolean }): Promise<ServiceApp> {
   const logger = runtime.logger.child(definition.name);
   const dataSource = dataSourceFor(definition, runtime);
   await dataSource.initialize();
@@ -106,19 +135,29 @@ export async function startServiceApp(
       const applied = await migrate(dataSource, schemaOf(definition.name));
       if (applied.length) logger.log(`Applied migrations: ${applied.join(', ')}`, 'Migrations');
     }
-    const app = await NestFactory.createMicroservice(rootModule(definition, runtime, dataSource, logger), {
-      strategy: new BusServer(runtime.bus, { service: definition.name }, logger),
+    const lifecycle = new ServiceLifecycle();
+    const outbox = new Outbox(dataSource, runtime.bus, logger);
+    const server = new BusServer(runtime.bus, { service: definition.name, streamHeartbeatMs: runtime.env.STREAM_HEARTBEAT_MS }, logger);
+    const app = await NestFactory.createMicroservice(rootModule(definition, runtime, dataSource, logger, lifecycle, outbox), {
+      strategy: server,
       logger,
     });
     app.useGlobalFilters(new PassThroughRpcFilter());
     await app.listen();
+    outbox.start();
+    const stopWatchingOutbox = platformMetrics.watchOutbox(definition.name, () => outbox.lag());
     return {
       name: definition.name,
       app,
       dataSource,
+      outbox,
+      lifecycle,
       health: () => app.get(HealthService).report(),
+      drain: (plan) => drainService(definition.name, server, lifecycle, plan, logger),
       close: async () => {
+        stopWatchingOutbox();
         await app.close();
+        await outbox.stop();
         await dataSource.destroy();
       },
     };

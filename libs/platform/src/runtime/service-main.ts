@@ -1,10 +1,12 @@
-import { parseConfigOrExit, runtimeEnvSchema } from '../config/config';
-import { startHealthServer } from '../health/health';
+import { parseConfigOrExit, runtimeEnvSchema, type RuntimeEnv } from '../config/config';
+import { closeHealthServer, startHealthServer } from '../health/health';
+import type { AppLogger } from '../logging/logger';
+import { serveProcessMetrics } from '../telemetry/metrics-server';
 import type { TelemetryHandle } from '../telemetry/telemetry';
 import { createBus, createKeyValueStore, createLogger, type Runtime } from './runtime';
 import { migrateService, startServiceApp } from './service-app';
 import type { ServiceDefinition } from './service-definition';
-import { exitOnSignals } from './shutdown';
+import { exitOnSignals, type ShutdownPlan } from './shutdown';
 
 /**
  * The `main` of a service in its own process (distributed mode). `node main.js migrate` applies
@@ -26,17 +28,54 @@ export async function runServiceMain(definition: ServiceDefinition, telemetry: T
     await telemetry.shutdown();
     return;
   }
-  const bus = await createBus(env, `assistant-${definition.name}`);
+  const databaseUrl = env.DATABASE_URL;
+  await serveProcess(`assistant-${definition.name}`, { env, logger, telemetry }, async (shared) => {
+    const service = await startServiceApp(definition, { ...shared, databaseUrl }, { migrate: env.MIGRATE_ON_BOOT ?? false });
+    const healthServer = env.HEALTH_PORT ? await startHealthServer(env.HEALTH_PORT, () => service.health()) : undefined;
+    return {
+      serving: `Serving ${definition.name}.* on ${shared.bus.kind}${env.HEALTH_PORT ? `, probes on :${env.HEALTH_PORT}` : ''}`,
+      drain: async (plan) => {
+        // Not ready from now on (the probe says so while the work in flight finishes), no new requests.
+        await service.drain(plan);
+        await closeHealthServer(healthServer);
+        await service.close();
+      },
+    };
+  });
+}
+
+/** What a process started by `serveProcess` runs: where it serves, and how it stops taking and finishes its work. */
+export interface ServedApp {
+  /** Said at boot, before the metrics port. */
+  serving: string;
+  drain(plan: ShutdownPlan): Promise<unknown>;
+}
+
+/**
+ * A process of its own (a service or the gateway): Prometheus metrics on a port of their own (9464
+ * unless METRICS_PORT, never a public one), the bus and the key-value store opened for `start`, and on
+ * SIGTERM or SIGINT the app drained first, then the bus, the store, and last the metrics (Prometheus
+ * may scrape while the process drains) and telemetry.
+ */
+export async function serveProcess(
+  processName: string,
+  { env, logger, telemetry }: { env: RuntimeEnv; logger: AppLogger; telemetry: TelemetryHandle },
+  start: (shared: Omit<Runtime, 'databaseUrl'>) => Promise<ServedApp>,
+): Promise<void> {
+  const metrics = await serveProcessMetrics(processName, env.METRICS_PORT);
+  const bus = await createBus(env, processName);
   const kv = await createKeyValueStore(env);
-  const runtime: Runtime = { env, rawEnv: process.env, bus, kv, databaseUrl: env.DATABASE_URL, logger };
-  const service = await startServiceApp(definition, runtime, { migrate: env.MIGRATE_ON_BOOT ?? false });
-  const healthServer = env.HEALTH_PORT ? await startHealthServer(env.HEALTH_PORT, () => service.health()) : undefined;
-  logger.log(`Serving ${definition.name}.* on ${bus.kind}${env.HEALTH_PORT ? `, probes on :${env.HEALTH_PORT}` : ''}`, 'Boot');
-  exitOnSignals(async () => {
-    await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
-    await service.close();
-    await bus.drain();
-    await kv.close();
-    await telemetry.shutdown();
-  }, logger);
+  const app = await start({ env, rawEnv: process.env, bus, kv, logger });
+  logger.log(`${app.serving}, metrics on :${metrics.port}`, 'Boot');
+  exitOnSignals(
+    async (plan) => {
+      await app.drain(plan);
+      await bus.drain();
+      await kv.close();
+      await metrics.close();
+      await telemetry.shutdown();
+    },
+    logger,
+    env.SHUTDOWN_GRACE_MS,
+  );
 }

@@ -1,10 +1,10 @@
 import { Controller, Inject, Optional, type Type } from '@nestjs/common';
-import { userExportContract } from '@app/contracts';
+import { userExportContract, type Caller, type PayloadOf } from '@app/contracts';
 import { USER_EVENTS } from '@app/contracts/events';
 import { DataSource } from 'typeorm';
+import { Outbox } from '../database/outbox-service';
 import { applyOnce, forgetUser, lockUser } from '../database/processed-events';
 import { EventHandler, RpcHandler, type EventInput, type RpcInput } from '../transport/decorators';
-import { EventPublisher } from '../transport/event-publisher';
 import type { ServiceDefinition, UserDataTable } from './service-definition';
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -16,7 +16,13 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
  * event in the same service cannot do this: the bus serves one handler per subject and service.)
  */
 export interface UserDataPurgeHook {
-  purgeUserData(userId: string): Promise<void>;
+  /** `deleted` is the event's payload (it may carry the account's phone number). */
+  purgeUserData(userId: string, deleted: PayloadOf<typeof USER_EVENTS.deleted>): Promise<void>;
+  /**
+   * Called before an export, with the caller (the user themself): lets a service attach to the user
+   * rows it keeps by another key (texts kept by phone number), so the export by user column finds them.
+   */
+  beforeExport?(userId: string, caller: Caller): Promise<void>;
 }
 export const USER_DATA_PURGE_HOOK = Symbol('USER_DATA_PURGE_HOOK');
 
@@ -41,12 +47,13 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
   class UserDataHandlers {
     constructor(
       @Inject(DataSource) private readonly dataSource: DataSource,
-      @Inject(EventPublisher) private readonly events: EventPublisher,
+      @Inject(Outbox) private readonly outbox: Outbox,
       @Optional() @Inject(USER_DATA_PURGE_HOOK) private readonly purgeHook?: UserDataPurgeHook,
     ) {}
 
     @RpcHandler(userExportContract(service))
-    async export({ data }: RpcInput<ReturnType<typeof userExportContract>>) {
+    async export({ data, caller }: RpcInput<ReturnType<typeof userExportContract>>) {
+      await this.purgeHook?.beforeExport?.(data.user_id, caller);
       const out: Record<string, Record<string, unknown>[]> = {};
       for (const { table, userColumn } of tables) {
         out[table] = await this.dataSource.query(`SELECT * FROM "${table}" WHERE "${userColumn}" = $1`, [data.user_id]);
@@ -57,20 +64,20 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
     @EventHandler(USER_EVENTS.deleted)
     async purge({ event_id, payload }: EventInput<typeof USER_EVENTS.deleted>) {
       if (!purgeOnDelete) return;
-      await this.purgeHook?.purgeUserData(payload.user_id);
-      await applyOnce(this.dataSource, 'user-data', event_id, async (manager) => {
+      await this.purgeHook?.purgeUserData(payload.user_id, payload);
+      const purged = { user_id: payload.user_id, deletion_id: payload.deletion_id, service };
+      // One event per deletion and service, said again on every request for it (in case the
+      // confirmation was lost on the way to auth): in the purge's own transaction the first time.
+      const confirm = { eventId: `purged:${payload.deletion_id}:${service}`, onDuplicate: 'resend' as const };
+      const applied = await applyOnce(this.dataSource, 'user-data', event_id, async (manager) => {
         await lockUser(manager, payload.user_id);
         await forgetUser(manager, payload.user_id);
         for (const { table, userColumn } of [...tables].reverse()) {
           await manager.query(`DELETE FROM "${table}" WHERE "${userColumn}" = $1`, [payload.user_id]);
         }
+        await this.outbox.enqueue(manager, USER_EVENTS.purged, purged, confirm);
       });
-      // Said after every delivery, so a lost acknowledgement is said again.
-      await this.events.publish(
-        USER_EVENTS.purged,
-        { user_id: payload.user_id, deletion_id: payload.deletion_id, service },
-        { eventId: `purged:${payload.deletion_id}:${service}` },
-      );
+      if (!applied) await this.dataSource.transaction((manager) => this.outbox.enqueue(manager, USER_EVENTS.purged, purged, confirm));
     }
 
     @EventHandler(USER_EVENTS.merged)
@@ -78,7 +85,10 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
       await applyOnce(this.dataSource, 'user-data', event_id, async (manager) => {
         for (const { table, userColumn, onMerge } of tables) {
           if ((onMerge ?? 'move') === 'move') {
-            await manager.query(`UPDATE "${table}" SET "${userColumn}" = $1 WHERE "${userColumn}" = $2`, [payload.into_user_id, payload.from_user_id]);
+            await manager.query(`UPDATE "${table}" SET "${userColumn}" = $1 WHERE "${userColumn}" = $2`, [
+              payload.into_user_id,
+              payload.from_user_id,
+            ]);
           } else {
             // The guest no longer exists: what could not move must not linger.
             await manager.query(`DELETE FROM "${table}" WHERE "${userColumn}" = $1`, [payload.from_user_id]);

@@ -2,7 +2,13 @@ import { rechunk } from './rechunk';
 
 async function collect(source: Buffer[], size: number): Promise<number[]> {
   const out: number[] = [];
-  for await (const piece of rechunk((async function* () { yield* source; })(), size)) out.push(piece.length);
+  for await (const piece of rechunk(
+    (async function* () {
+      yield* source;
+    })(),
+    size,
+  ))
+    out.push(piece.length);
   return out;
 }
 
@@ -16,7 +22,13 @@ describe('rechunk', () => {
   it('keeps the bytes in order', async () => {
     const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
     const pieces: Buffer[] = [];
-    for await (const piece of rechunk((async function* () { for (let i = 0; i < 1000; i += 7) yield bytes.subarray(i, i + 7); })(), 64)) pieces.push(piece);
+    for await (const piece of rechunk(
+      (async function* () {
+        for (let i = 0; i < 1000; i += 7) yield bytes.subarray(i, i + 7);
+      })(),
+      64,
+    ))
+      pieces.push(piece);
     expect(Buffer.concat(pieces).equals(bytes)).toBe(true);
   });
 });

@@ -2,19 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import {
   describeZodError,
+  safeParseContract,
   type EventContract,
   type RpcContract,
   type RpcErrorShape,
   type StreamContract,
 } from '@app/contracts';
 import { EventEnvelopeSchema } from '@app/contracts/events';
-import { lastValueFrom, type Observable } from 'rxjs';
+import { isObservable, lastValueFrom, type Observable } from 'rxjs';
 import { toRpcError } from '../errors/to-rpc-error';
 import type { AppLogger } from '../logging/logger';
 import { runWithRequestContext } from '../logging/request-context';
 import { withSpan } from '../telemetry/trace-context';
 import type { Bus, BusSubscription, IncomingEvent, IncomingRequest } from './bus';
-import { BUS_HEADERS, decode, encode, RequestEnvelopeSchema, type ReplyEnvelope } from './codec';
+import { BUS_HEADERS, decode, decodeOrUndefined, encode, RequestEnvelopeSchema, type ReplyEnvelope } from './codec';
 
 /** The context argument of a handler on our bus: `[subject, headers]`. */
 export class BusContext extends BaseRpcContext<[string, Record<string, string>]> {
@@ -31,6 +32,38 @@ export interface BusServerOptions {
   service: string;
   eventMaxDeliver?: number;
   eventBackoffMs?: number[];
+  /** Interval of the heartbeats sent on an open stream (to callers that understand them). */
+  streamHeartbeatMs?: number;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * One request being served: draining waits for it, and ends it when the grace period is over
+ * (an RPC answers a 503, a stream ends with a terminal error frame). It answers once: whatever
+ * the handler says after it was ended is dropped.
+ */
+class InFlight {
+  private answered = false;
+  private endStream?: (shape: RpcErrorShape) => void;
+
+  constructor(private readonly respond: (envelope: ReplyEnvelope) => void) {}
+
+  reply(envelope: ReplyEnvelope): void {
+    if (this.answered) return;
+    this.answered = true;
+    this.respond(envelope);
+  }
+
+  /** From now on the request is a stream: ending it ends the stream. */
+  streaming(end: (shape: RpcErrorShape) => void): void {
+    this.endStream = end;
+  }
+
+  abort(shape: RpcErrorShape): void {
+    if (this.endStream) this.endStream(shape);
+    else this.reply({ ok: false, error: shape });
+  }
 }
 
 type AnyContract = RpcContract | StreamContract | EventContract;
@@ -44,6 +77,9 @@ export class BusServer extends Server implements CustomTransportStrategy {
   private readonly subscriptions: BusSubscription[] = [];
   private readonly maxDeliver: number;
   private readonly backoffMs: number[];
+  private readonly heartbeatMs: number;
+  private readonly inFlight = new Set<InFlight>();
+  private readonly idleWaiters = new Set<() => void>();
 
   constructor(
     private readonly bus: Bus,
@@ -53,6 +89,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
     super();
     this.maxDeliver = options.eventMaxDeliver ?? 10;
     this.backoffMs = options.eventBackoffMs ?? [250, 1_000, 5_000, 15_000, 30_000];
+    this.heartbeatMs = options.streamHeartbeatMs ?? 1_000;
   }
 
   on(): never {
@@ -87,12 +124,84 @@ export class BusServer extends Server implements CustomTransportStrategy {
     await Promise.allSettled(subscriptions.map((s) => s.close()));
   }
 
+  // ---- Draining (SIGTERM): stop taking work, finish what is in flight, end what cannot finish ----
+
+  /**
+   * Gives up every subject and event consumer: new requests go to the other replicas (or, when
+   * this was the last one, fail at once with "no responders": a 503). Requests already delivered
+   * are still served.
+   */
+  stopAccepting(): Promise<void> {
+    return this.close();
+  }
+
+  /** Requests being served (reply streams included). */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** Resolves true once nothing is in flight, or false at `deadline` (epoch ms) if something still is. */
+  idle(deadline: number): Promise<boolean> {
+    if (this.inFlight.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (value: boolean) => {
+        clearTimeout(timer);
+        this.idleWaiters.delete(onIdle);
+        resolve(value);
+      };
+      const onIdle = () => done(true);
+      const timer = setTimeout(() => done(this.inFlight.size === 0), Math.max(0, deadline - Date.now()));
+      this.idleWaiters.add(onIdle);
+    });
+  }
+
+  /**
+   * Ends whatever is still in flight with `shape`: an RPC answers it, a stream ends with it as its
+   * terminal frame. Answered, they no longer count as in flight (a handler may still be running).
+   */
+  abortInFlight(shape: RpcErrorShape): number {
+    const ended = [...this.inFlight];
+    for (const work of ended) {
+      work.abort(shape);
+      this.settled(work);
+    }
+    return ended.length;
+  }
+
+  private settled(work: InFlight): void {
+    this.inFlight.delete(work);
+    if (this.inFlight.size === 0) for (const wake of [...this.idleWaiters]) wake();
+  }
+
   private async onRequest(contract: RpcContract | StreamContract, handler: MessageHandler, request: IncomingRequest): Promise<void> {
     const requestId = request.headers[BUS_HEADERS.requestId] || randomUUID();
-    const context = { request_id: requestId, subject: contract.subject } as { request_id: string; subject: string; user_id?: string | null };
-    const reply = (envelope: ReplyEnvelope) => request.respond(encode(envelope));
+    const context = { request_id: requestId, subject: contract.subject } as {
+      request_id: string;
+      subject: string;
+      user_id?: string | null;
+    };
+    const work = new InFlight((envelope) => request.respond(encode(envelope)));
+    const reply = (envelope: ReplyEnvelope) => work.reply(envelope);
     const fail = (shape: RpcErrorShape) => reply({ ok: false, error: shape });
+    this.inFlight.add(work);
 
+    try {
+      await this.serveRequest(contract, handler, request, context, requestId, work, reply, fail);
+    } finally {
+      this.settled(work);
+    }
+  }
+
+  private async serveRequest(
+    contract: RpcContract | StreamContract,
+    handler: MessageHandler,
+    request: IncomingRequest,
+    context: { request_id: string; subject: string; user_id?: string | null },
+    requestId: string,
+    work: InFlight,
+    reply: (envelope: ReplyEnvelope) => void,
+    fail: (shape: RpcErrorShape) => void,
+  ): Promise<void> {
     await runWithRequestContext(context, () =>
       withSpan(
         `rpc ${contract.subject}`,
@@ -109,21 +218,28 @@ export class BusServer extends Server implements CustomTransportStrategy {
           if (!envelope.success) {
             return fail({ status: 400, detail: `Malformed request: ${describeZodError(envelope.error)}`, code: 'bad_request' });
           }
-          const data = contract.request.safeParse(envelope.data.data);
-          if (!data.success) return fail({ status: 400, detail: describeZodError(data.error), code: 'bad_request' });
+          // Unsafe text (NUL, unpaired surrogates) is refused whatever the schema: 422 naming the field.
+          const data = safeParseContract(contract.request, envelope.data.data);
+          if (!data.success) {
+            const detail = describeZodError(data.error);
+            return fail(
+              data.unsafeText ? { status: 422, detail, code: 'validation_failed' } : { status: 400, detail, code: 'bad_request' },
+            );
+          }
           context.user_id = envelope.data.caller.user_id;
           const input = { caller: envelope.data.caller, data: data.data };
           const busContext = new BusContext([contract.subject, request.headers]);
           try {
-            const result$ = this.transformToObservable(await handler(input, busContext)) as Observable<unknown>;
+            const result: unknown = await handler(input, busContext);
             if (contract.kind === 'rpc') {
-              const value = await lastValueFrom(result$, { defaultValue: null });
+              // A handler's promise (the usual case) is awaited as it is, without an observable around it.
+              const value = isObservable(result) ? await lastValueFrom(result, { defaultValue: null }) : result;
               const answer = contract.response.safeParse(value);
               if (answer.success) return reply({ ok: true, data: answer.data });
               this.log.error(`${contract.subject} answered outside its contract: ${describeZodError(answer.error)}`, 'BusServer');
               return fail({ status: 500, detail: `Internal error (request ${requestId})`, code: 'internal' });
             }
-            return await this.stream(contract, request, result$, fail);
+            return await this.stream(contract, request, this.transformToObservable(result) as Observable<unknown>, work);
           } catch (error) {
             return fail(this.describeFailure(error, requestId, contract.subject));
           }
@@ -133,36 +249,66 @@ export class BusServer extends Server implements CustomTransportStrategy {
     );
   }
 
-  /** Acknowledges the call, then publishes each emitted value as a numbered frame to the caller's inbox. */
-  private async stream(
-    contract: StreamContract,
-    request: IncomingRequest,
-    result$: Observable<unknown>,
-    fail: (shape: RpcErrorShape) => void,
-  ): Promise<void> {
+  /**
+   * Acknowledges the call, then publishes each emitted value as a numbered frame to the caller's
+   * inbox, and a heartbeat every `heartbeatMs` to a caller that asked for them, so that it notices
+   * within seconds if this process dies. Exactly one end frame (complete, error, or aborted).
+   */
+  private async stream(contract: StreamContract, request: IncomingRequest, result$: Observable<unknown>, work: InFlight): Promise<void> {
     const inbox = request.headers[BUS_HEADERS.streamInbox];
-    if (!inbox) return fail({ status: 400, detail: `${contract.subject} is a stream: the caller must give an inbox`, code: 'bad_request' });
-    request.respond(encode({ ok: true, data: { accepted: true } }));
-    let seq = 0;
-    const frame = (envelope: ReplyEnvelope, end = false) =>
-      this.bus.publish(inbox, encode(envelope), { [BUS_HEADERS.streamSeq]: String(seq++), ...(end ? { [BUS_HEADERS.streamEnd]: '1' } : {}) });
-    await new Promise<void>((resolve) => {
-      result$.subscribe({
-        next: (value) => {
-          const chunk = contract.chunk.safeParse(value);
-          if (chunk.success) frame({ ok: true, data: chunk.data });
-          else this.log.error(`Dropped a chunk of ${contract.subject} that breaks its contract: ${describeZodError(chunk.error)}`, 'BusServer');
-        },
-        error: (error: unknown) => {
-          frame({ ok: false, error: this.describeFailure(error, request.headers[BUS_HEADERS.requestId] ?? '-', contract.subject) }, true);
-          resolve();
-        },
-        complete: () => {
-          frame({ ok: true, data: null }, true);
-          resolve();
-        },
+    if (!inbox)
+      return work.reply({
+        ok: false,
+        error: { status: 400, detail: `${contract.subject} is a stream: the caller must give an inbox`, code: 'bad_request' },
       });
-    });
+    const heartbeats = request.headers[BUS_HEADERS.streamHeartbeat] === '1';
+    work.reply({ ok: true, data: { accepted: true, ...(heartbeats ? { heartbeat_ms: this.heartbeatMs } : {}) } });
+    let seq = 0;
+    let ended = false;
+    const frame = (envelope: ReplyEnvelope, end = false) => {
+      if (ended) return;
+      ended = end;
+      this.bus.publish(inbox, encode(envelope), {
+        [BUS_HEADERS.streamSeq]: String(seq++),
+        ...(end ? { [BUS_HEADERS.streamEnd]: '1' } : {}),
+      });
+    };
+    const heartbeat = heartbeats
+      ? setInterval(
+          () => ended || this.bus.publish(inbox, EMPTY, { [BUS_HEADERS.streamSeq]: String(seq), [BUS_HEADERS.streamHeartbeat]: '1' }),
+          this.heartbeatMs,
+        )
+      : undefined;
+    try {
+      await new Promise<void>((resolve) => {
+        const subscription = result$.subscribe({
+          next: (value) => {
+            const chunk = contract.chunk.safeParse(value);
+            if (chunk.success) frame({ ok: true, data: chunk.data });
+            else
+              this.log.error(
+                `Dropped a chunk of ${contract.subject} that breaks its contract: ${describeZodError(chunk.error)}`,
+                'BusServer',
+              );
+          },
+          error: (error: unknown) => {
+            frame({ ok: false, error: this.describeFailure(error, request.headers[BUS_HEADERS.requestId] ?? '-', contract.subject) }, true);
+            resolve();
+          },
+          complete: () => {
+            frame({ ok: true, data: null }, true);
+            resolve();
+          },
+        });
+        work.streaming((shape) => {
+          subscription.unsubscribe();
+          frame({ ok: false, error: shape }, true);
+          resolve();
+        });
+      });
+    } finally {
+      clearInterval(heartbeat);
+    }
   }
 
   private describeFailure(error: unknown, requestId: string, subject: string): RpcErrorShape {
@@ -173,20 +319,13 @@ export class BusServer extends Server implements CustomTransportStrategy {
 
   private consume(contract: EventContract, handler: MessageHandler): Promise<BusSubscription> {
     const durable = `${this.options.service}__${contract.subject}`.replace(/[^A-Za-z0-9_-]/g, '_');
-    return this.bus.consumeEvents(
-      { durable, subject: contract.subject, maxDeliver: this.maxDeliver, backoffMs: this.backoffMs },
-      (event) => this.onEvent(contract, handler, event),
+    return this.bus.consumeEvents({ durable, subject: contract.subject, maxDeliver: this.maxDeliver, backoffMs: this.backoffMs }, (event) =>
+      this.onEvent(contract, handler, event),
     );
   }
 
   private async onEvent(contract: EventContract, handler: MessageHandler, event: IncomingEvent): Promise<'ack' | 'retry'> {
-    let raw: unknown;
-    try {
-      raw = decode(event.data);
-    } catch {
-      raw = undefined;
-    }
-    const envelope = EventEnvelopeSchema.safeParse(raw);
+    const envelope = EventEnvelopeSchema.safeParse(decodeOrUndefined(event.data));
     const payload = envelope.success ? contract.payload.safeParse(envelope.data.payload) : undefined;
     if (!envelope.success || !payload?.success) {
       // Retrying cannot fix a malformed event: log it and drop it.

@@ -48,6 +48,14 @@ export class BusNoRespondersError extends Error {
   }
 }
 
+/** The bus connection is down (NATS unreachable or reconnecting): nothing can be sent now. */
+export class BusUnavailableError extends Error {
+  constructor(detail = 'the connection to the message bus is down') {
+    super(`Bus unavailable: ${detail}`);
+    this.name = 'BusUnavailableError';
+  }
+}
+
 export class BusTimeoutError extends Error {
   constructor(
     readonly subject: string,
@@ -72,13 +80,17 @@ export interface Bus {
 
   /** Appends an event to the durable stream; a repeated `messageId` is stored once. */
   publishEvent(subject: string, data: Uint8Array, headers: Headers, messageId: string): Promise<void>;
-  consumeEvents(
-    options: EventConsumerOptions,
-    handler: (event: IncomingEvent) => Promise<EventOutcome>,
-  ): Promise<BusSubscription>;
+  consumeEvents(options: EventConsumerOptions, handler: (event: IncomingEvent) => Promise<EventOutcome>): Promise<BusSubscription>;
 
-  /** Round trip to the server, for readiness checks. */
+  /** Round trip to the server, for readiness checks; fails at once while disconnected. */
   ping(): Promise<void>;
+  /** False while the connection is down (requests then fail at once with BusUnavailableError). */
+  readonly connected: boolean;
+  /**
+   * Calls `listener` each time the connection is lost: whatever waits for a message (a reply, the
+   * next frame of a stream) will not get it and should fail now. Returns the unsubscription.
+   */
+  onConnectionLost(listener: (error: BusUnavailableError) => void): () => void;
   /** Stops taking new messages, lets in-flight ones finish, then closes. */
   drain(): Promise<void>;
 }

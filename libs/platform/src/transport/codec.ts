@@ -15,6 +15,10 @@ export const ReplyEnvelopeSchema = z.union([
   z.object({ ok: z.literal(false), error: RpcErrorSchema }),
 ]);
 
+/** The service's first answer to a stream call: the stream is on, with a heartbeat every `heartbeat_ms`. */
+export const StreamAcceptedSchema = z.object({ accepted: z.literal(true), heartbeat_ms: z.number().int().positive().optional() });
+export type StreamAccepted = z.infer<typeof StreamAcceptedSchema>;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -27,6 +31,15 @@ export function decode(bytes: Uint8Array): unknown {
   return JSON.parse(decoder.decode(bytes));
 }
 
+/** What the bytes say, or undefined when they are not JSON: the schema check that follows refuses it. */
+export function decodeOrUndefined(bytes: Uint8Array): unknown {
+  try {
+    return decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Header names used on the bus. */
 export const BUS_HEADERS = {
   requestId: 'x-request-id',
@@ -36,5 +49,11 @@ export const BUS_HEADERS = {
   streamSeq: 'x-stream-seq',
   /** Set on the last frame of a stream. */
   streamEnd: 'x-stream-end',
+  /**
+   * On a stream call: the caller understands heartbeats. On a message of the stream: a heartbeat
+   * (no body, no frame number of its own), the producer is alive; its `x-stream-seq` says how many
+   * frames were sent before it, so a lost frame is noticed.
+   */
+  streamHeartbeat: 'x-stream-heartbeat',
   eventSubject: 'x-event-subject',
 } as const;

@@ -6,7 +6,12 @@ import { injectTraceContext, withSpan } from '../telemetry/trace-context';
 import type { Bus } from './bus';
 import { BUS_HEADERS, encode } from './codec';
 
-/** Publishes facts to the event stream. Give a stable `eventId` when a retry may publish twice. */
+/**
+ * Publishes straight to the event stream, for tests and tools. A service does not: what it owes is
+ * written to its outbox in the transaction of its cause (`Outbox.enqueue`), so that it can be
+ * neither lost nor sent for a change that did not happen. Give a stable `eventId` when a retry may
+ * publish twice.
+ */
 export class EventPublisher {
   constructor(private readonly bus: Bus) {}
 

@@ -1,9 +1,32 @@
-import { connect, createInbox, headers as natsHeaders, nanos, RequestError, TimeoutError, NoRespondersError, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  ClosedConnectionError,
+  connect,
+  createInbox,
+  DrainingConnectionError,
+  headers as natsHeaders,
+  nanos,
+  NoRespondersError,
+  RequestError,
+  TimeoutError,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
 import { EVENT_STREAM_NAME, EVENT_SUBJECT_ROOT } from '@app/contracts';
 import {
   BusNoRespondersError,
   BusTimeoutError,
+  BusUnavailableError,
   type Bus,
   type BusReply,
   type BusSubscription,
@@ -28,6 +51,14 @@ function fromNatsHeaders(h: MsgHdrs | undefined): Headers {
   return out;
 }
 
+function unsubscribeQuietly(sub: Subscription): void {
+  try {
+    sub.unsubscribe();
+  } catch {
+    // The connection is closed: so is the subscription.
+  }
+}
+
 export interface NatsBusOptions {
   url: string;
   prefix?: string;
@@ -35,13 +66,22 @@ export interface NatsBusOptions {
   name: string;
   /** How long events are kept in the stream. */
   eventRetentionDays?: number;
+  /** Client pings: a server that stops answering is given up on after `pingIntervalMs` x 2. */
+  pingIntervalMs?: number;
+  /**
+   * Replicas of the event stream when this bus creates it (JETSTREAM_REPLICAS, default 1). An
+   * existing stream keeps its own count: whoever scaled it (the k8s Job nats-streams) is not undone.
+   */
+  eventReplicas?: number;
 }
 
 /** The distributed mode's bus: NATS request/reply with queue groups, and JetStream for events. */
 export class NatsBus implements Bus {
   readonly kind = 'nats' as const;
   private readonly subscriptions = new Set<Subscription>();
+  private readonly lostListeners = new Set<(error: BusUnavailableError) => void>();
   private streamReady?: Promise<void>;
+  private up = true;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -49,6 +89,7 @@ export class NatsBus implements Bus {
     private readonly jsm: JetStreamManager,
     readonly prefix: string,
     private readonly retentionDays: number,
+    private readonly eventReplicas: number,
   ) {}
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
@@ -57,9 +98,50 @@ export class NatsBus implements Bus {
       name: options.name,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
+      pingInterval: options.pingIntervalMs ?? 5_000,
+      maxPingOut: 2,
+      // No stack captured up front for every request (two Error objects per call: about an eighth of
+      // a request's CPU here): a failure is turned into a Bus*Error below and its stack is ours.
+      noAsyncTraces: true,
     });
     const jsm = await jetstreamManager(nc);
-    return new NatsBus(nc, jetstream(nc), jsm, options.prefix ?? '', options.eventRetentionDays ?? 7);
+    const bus = new NatsBus(nc, jetstream(nc), jsm, options.prefix ?? '', options.eventRetentionDays ?? 7, options.eventReplicas ?? 1);
+    bus.watchConnection();
+    return bus;
+  }
+
+  get connected(): boolean {
+    return this.up && !this.nc.isClosed();
+  }
+
+  onConnectionLost(listener: (error: BusUnavailableError) => void): () => void {
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
+  }
+
+  /** Follows the connection: down on a disconnect (or a server that stopped answering pings), up on reconnect. */
+  private watchConnection(): void {
+    void (async () => {
+      for await (const status of this.nc.status()) {
+        if (status.type === 'disconnect') this.lost('the connection to NATS was lost (reconnecting)');
+        else if (status.type === 'staleConnection') this.lost('NATS stopped answering (reconnecting)');
+        else if (status.type === 'reconnect') this.up = true;
+      }
+    })().catch(() => undefined);
+    void this.nc.closed().then(() => this.lost('the connection to NATS is closed'));
+  }
+
+  private lost(detail: string): void {
+    if (!this.up) return;
+    this.up = false;
+    const error = new BusUnavailableError(detail);
+    for (const listener of [...this.lostListeners]) listener(error);
+  }
+
+  private unavailable(): BusUnavailableError {
+    return new BusUnavailableError(
+      this.nc.isClosed() ? 'the connection to NATS is closed' : 'the connection to NATS is down (reconnecting)',
+    );
   }
 
   private full(subject: string): string {
@@ -70,18 +152,31 @@ export class NatsBus implements Bus {
     return this.prefix ? `${EVENT_STREAM_NAME}_${this.prefix.toUpperCase()}` : EVENT_STREAM_NAME;
   }
 
+  /** Fails at once while the connection is down, and as soon as it drops while waiting for the answer. */
   async request(subject: string, data: Uint8Array, headers: Headers, timeoutMs: number): Promise<BusReply> {
+    if (!this.connected) throw this.unavailable();
+    let stopWatching = () => {};
+    const dropped = new Promise<never>((_, reject) => {
+      stopWatching = this.onConnectionLost(reject);
+    });
     try {
-      const reply = await this.nc.request(this.full(subject), data, { timeout: timeoutMs, headers: toNatsHeaders(headers) });
+      const reply = await Promise.race([
+        this.nc.request(this.full(subject), data, { timeout: timeoutMs, headers: toNatsHeaders(headers) }),
+        dropped,
+      ]);
       return { data: reply.data, headers: fromNatsHeaders(reply.headers) };
     } catch (error) {
+      if (error instanceof BusUnavailableError) throw error;
       if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
         throw new BusNoRespondersError(subject);
       }
       if (error instanceof TimeoutError || (error instanceof RequestError && error.cause instanceof TimeoutError)) {
         throw new BusTimeoutError(subject, timeoutMs);
       }
+      if (error instanceof ClosedConnectionError || error instanceof DrainingConnectionError) throw this.unavailable();
       throw error;
+    } finally {
+      stopWatching();
     }
   }
 
@@ -103,9 +198,14 @@ export class NatsBus implements Bus {
     return this.track(sub);
   }
 
+  /** Fire and forget, as NATS is: buffered while reconnecting, dropped once the connection is closed. */
   publish(subject: string, data: Uint8Array, headers?: Headers): void {
     const target = subject.startsWith('_INBOX.') ? subject : this.full(subject);
-    this.nc.publish(target, data, { headers: toNatsHeaders(headers) });
+    try {
+      this.nc.publish(target, data, { headers: toNatsHeaders(headers) });
+    } catch (error) {
+      if (!(error instanceof ClosedConnectionError || error instanceof DrainingConnectionError)) throw error;
+    }
   }
 
   async subscribe(subject: string, handler: (m: { data: Uint8Array; headers: Headers }) => void): Promise<BusSubscription> {
@@ -115,16 +215,35 @@ export class NatsBus implements Bus {
         if (!error) handler({ data: msg.data, headers: fromNatsHeaders(msg.headers) });
       },
     });
-    // Make sure the server knows the subscription before anyone publishes to it.
-    await this.nc.flush();
-    return this.track(sub);
+    const subscription = this.track(sub);
+    // Make sure the server knows the subscription before anyone publishes to it (not waiting for a
+    // reconnect that may take long: a connection that drops meanwhile fails the subscription).
+    let stopWatching = () => {};
+    try {
+      await Promise.race([
+        this.nc.flush(),
+        new Promise<never>((_, reject) => {
+          if (!this.connected) reject(this.unavailable());
+          stopWatching = this.onConnectionLost(reject);
+        }),
+      ]);
+    } catch (error) {
+      await subscription.close().catch(() => undefined);
+      throw error instanceof ClosedConnectionError || error instanceof DrainingConnectionError ? this.unavailable() : error;
+    } finally {
+      stopWatching();
+    }
+    return subscription;
   }
 
   createInbox(): string {
     return createInbox();
   }
 
-  /** Creates the event stream, or brings its settings up to date. Safe to call from every replica. */
+  /**
+   * Creates the event stream (with `eventReplicas` replicas), or brings its settings up to date,
+   * merged into its current ones: its replica count is left as it is. Safe to call from every replica.
+   */
   ensureEventStream(): Promise<void> {
     this.streamReady ??= (async () => {
       const config = {
@@ -139,7 +258,7 @@ export class NatsBus implements Bus {
         await this.jsm.streams.info(this.streamName);
         await this.jsm.streams.update(this.streamName, config);
       } catch {
-        await this.jsm.streams.add(config);
+        await this.jsm.streams.add({ ...config, num_replicas: this.eventReplicas });
       }
     })().catch((error: unknown) => {
       this.streamReady = undefined;
@@ -153,10 +272,7 @@ export class NatsBus implements Bus {
     await this.js.publish(this.full(subject), data, { msgID: messageId, headers: toNatsHeaders(headers) });
   }
 
-  async consumeEvents(
-    options: EventConsumerOptions,
-    handler: (event: IncomingEvent) => Promise<EventOutcome>,
-  ): Promise<BusSubscription> {
+  async consumeEvents(options: EventConsumerOptions, handler: (event: IncomingEvent) => Promise<EventOutcome>): Promise<BusSubscription> {
     await this.ensureEventStream();
     const durable = this.prefix ? `${this.prefix}_${options.durable}` : options.durable;
     const config = {
@@ -201,6 +317,7 @@ export class NatsBus implements Bus {
   }
 
   async ping(): Promise<void> {
+    if (!this.connected) throw this.unavailable();
     await this.nc.rtt();
   }
 
@@ -209,12 +326,26 @@ export class NatsBus implements Bus {
     await this.nc.drain();
   }
 
+  /** Closing drains the subscription (what was delivered is still handled), or drops it at once while disconnected. */
   private track(sub: Subscription): BusSubscription {
     this.subscriptions.add(sub);
     return {
       close: async () => {
         this.subscriptions.delete(sub);
-        if (!sub.isClosed()) await sub.drain();
+        if (sub.isClosed()) return;
+        if (!this.connected) return unsubscribeQuietly(sub);
+        let stopWatching = () => {};
+        const dropped = new Promise<void>((resolve) => {
+          stopWatching = this.onConnectionLost(() => resolve());
+        });
+        try {
+          await Promise.race([sub.drain(), dropped]);
+        } catch {
+          // Closed meanwhile: nothing left to drain.
+        } finally {
+          stopWatching();
+        }
+        if (!sub.isClosed()) unsubscribeQuietly(sub);
       },
     };
   }

@@ -2,7 +2,11 @@ import { createRemoteJWKSet, importPKCS8, jwtVerify, SignJWT } from 'jose';
 import { FakeOidc } from './fake-oidc';
 
 async function form(url: string, fields: Record<string, string>) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
@@ -10,7 +14,8 @@ describe('FakeOidc', () => {
   describe('as Google', () => {
     const google = FakeOidc.google({ audience: 'client-1.apps.googleusercontent.com' });
     let jwks: ReturnType<typeof createRemoteJWKSet>;
-    const verify = (token: string) => jwtVerify(token, jwks, { issuer: 'https://accounts.google.com', audience: 'client-1.apps.googleusercontent.com' });
+    const verify = (token: string) =>
+      jwtVerify(token, jwks, { issuer: 'https://accounts.google.com', audience: 'client-1.apps.googleusercontent.com' });
 
     beforeAll(async () => {
       await google.start();
@@ -42,19 +47,49 @@ describe('FakeOidc', () => {
     });
 
     it('exchanges a scripted code once, checking the redirect URI and the client', async () => {
-      google.scriptCode('code-1', { sub: 'g-42', email: 'bob@example.com', name: 'Bob' }, { expectRedirectUri: 'http://app/cb', expectClientSecret: 's3cret' });
-      const fields = { grant_type: 'authorization_code', code: 'code-1', client_id: 'client-1.apps.googleusercontent.com', client_secret: 's3cret' };
-      expect(await form(google.tokenUrl, { ...fields, redirect_uri: 'http://evil/cb' })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-      expect(await form(google.tokenUrl, { ...fields, client_secret: 'nope', redirect_uri: 'http://app/cb' })).toMatchObject({ status: 400, body: { error: 'invalid_client' } });
+      google.scriptCode(
+        'code-1',
+        { sub: 'g-42', email: 'bob@example.com', name: 'Bob' },
+        { expectRedirectUri: 'http://app/cb', expectClientSecret: 's3cret' },
+      );
+      const fields = {
+        grant_type: 'authorization_code',
+        code: 'code-1',
+        client_id: 'client-1.apps.googleusercontent.com',
+        client_secret: 's3cret',
+      };
+      expect(await form(google.tokenUrl, { ...fields, redirect_uri: 'http://evil/cb' })).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant' },
+      });
+      expect(await form(google.tokenUrl, { ...fields, client_secret: 'nope', redirect_uri: 'http://app/cb' })).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_client' },
+      });
       const ok = await form(google.tokenUrl, { ...fields, redirect_uri: 'http://app/cb' });
       expect(ok.status).toBe(200);
       expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 3599 });
-      expect((await verify(ok.body.id_token)).payload).toMatchObject({ sub: 'g-42', email: 'bob@example.com', aud: 'client-1.apps.googleusercontent.com' });
+      expect((await verify(ok.body.id_token)).payload).toMatchObject({
+        sub: 'g-42',
+        email: 'bob@example.com',
+        aud: 'client-1.apps.googleusercontent.com',
+      });
       // Used codes and unknown codes are refused.
-      expect(await form(google.tokenUrl, { ...fields, redirect_uri: 'http://app/cb' })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-      expect(await form(google.tokenUrl, { ...fields, code: 'never-scripted' })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+      expect(await form(google.tokenUrl, { ...fields, redirect_uri: 'http://app/cb' })).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant' },
+      });
+      expect(await form(google.tokenUrl, { ...fields, code: 'never-scripted' })).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant' },
+      });
       expect(google.tokenRequests()).toHaveLength(5);
-      expect(google.tokenRequests()[2]).toMatchObject({ status: 200, clientId: 'client-1.apps.googleusercontent.com', clientSecret: 's3cret', basicAuth: false });
+      expect(google.tokenRequests()[2]).toMatchObject({
+        status: 200,
+        clientId: 'client-1.apps.googleusercontent.com',
+        clientSecret: 's3cret',
+        basicAuth: false,
+      });
 
       const userinfo = await fetch(google.userinfoUrl, { headers: { authorization: `Bearer ${ok.body.access_token}` } });
       expect(await userinfo.json()).toEqual({ sub: 'g-42', email: 'bob@example.com', email_verified: true, name: 'Bob' });
@@ -63,7 +98,14 @@ describe('FakeOidc', () => {
 
     it('redirects an authorization request at once with the next scripted code and the state', async () => {
       google.scriptCode('code-a', { sub: 'a' });
-      const query = new URLSearchParams({ client_id: 'client-1', redirect_uri: 'http://app/cb?x=1', response_type: 'code', scope: 'openid email', state: 'st-1', nonce: 'n-1' });
+      const query = new URLSearchParams({
+        client_id: 'client-1',
+        redirect_uri: 'http://app/cb?x=1',
+        response_type: 'code',
+        scope: 'openid email',
+        state: 'st-1',
+        nonce: 'n-1',
+      });
       const first = await fetch(`${google.authorizeUrl}?${query}`, { redirect: 'manual' });
       expect(first.status).toBe(302);
       expect(first.headers.get('location')).toBe('http://app/cb?x=1&code=code-a&state=st-1');
@@ -71,7 +113,11 @@ describe('FakeOidc', () => {
       expect(none.headers.get('location')).toBe('http://app/cb?x=1&error=access_denied&state=st-1');
       expect(google.authorizationRequests()[0]).toMatchObject({ client_id: 'client-1', scope: 'openid email' });
       // The nonce of the authorization request comes back in the ID token.
-      const ok = await form(google.tokenUrl, { grant_type: 'authorization_code', code: 'code-a', client_id: 'client-1.apps.googleusercontent.com' });
+      const ok = await form(google.tokenUrl, {
+        grant_type: 'authorization_code',
+        code: 'code-a',
+        client_id: 'client-1.apps.googleusercontent.com',
+      });
       expect((await verify(ok.body.id_token)).payload.nonce).toBe('n-1');
     });
   });
@@ -93,10 +139,20 @@ describe('FakeOidc', () => {
         .setIssuedAt(now)
         .setExpirationTime(now + 300)
         .sign(await importPKCS8(key.privateKeyPem, 'ES256'));
-      apple.scriptCode('apple-code', { sub: '001.abc', email: 'x@privaterelay.appleid.com' }, {
-        expectClientSecret: async (secret) => !!(await jwtVerify(secret, key.publicKey, { issuer: 'TEAM123', audience: 'https://appleid.apple.com' }).catch(() => null)),
+      apple.scriptCode(
+        'apple-code',
+        { sub: '001.abc', email: 'x@privaterelay.appleid.com' },
+        {
+          expectClientSecret: async (secret) =>
+            !!(await jwtVerify(secret, key.publicKey, { issuer: 'TEAM123', audience: 'https://appleid.apple.com' }).catch(() => null)),
+        },
+      );
+      const res = await form(apple.tokenUrl, {
+        grant_type: 'authorization_code',
+        code: 'apple-code',
+        client_id: 'com.example.web',
+        client_secret: clientSecret,
       });
-      const res = await form(apple.tokenUrl, { grant_type: 'authorization_code', code: 'apple-code', client_id: 'com.example.web', client_secret: clientSecret });
       expect(res.status).toBe(200);
       expect(apple.tokenUrl).toBe(`${apple.url}/auth/token`);
       const sent = FakeOidc.decodeJwt(apple.tokenRequests()[0].clientSecret!);

@@ -1,6 +1,16 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { decodeJwt, decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  exportPKCS8,
+  generateKeyPair,
+  SignJWT,
+  type CryptoKey,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import { basicCredentials, formFields, LocalHttpServer, sendJson } from './http-server';
 
 export type OidcAlg = 'RS256' | 'ES256';
@@ -104,7 +114,8 @@ function safeDecode(value: string): string {
  * userinfo and an authorization endpoint that redirects at once with the next scripted code.
  */
 export class FakeOidc {
-  private readonly options: Required<Omit<FakeOidcOptions, 'issuer' | 'audience' | 'defaultClaims'>> & Pick<FakeOidcOptions, 'issuer' | 'audience' | 'defaultClaims'>;
+  private readonly options: Required<Omit<FakeOidcOptions, 'issuer' | 'audience' | 'defaultClaims'>> &
+    Pick<FakeOidcOptions, 'issuer' | 'audience' | 'defaultClaims'>;
   private readonly server = new LocalHttpServer((request, response, body) => this.handle(request, response, body));
   private keys: Promise<{ served: Record<OidcAlg, SigningKey>; unknown: Record<OidcAlg, SigningKey> }> | undefined;
   private readonly codes = new Map<string, ScriptedCode>();
@@ -131,7 +142,13 @@ export class FakeOidc {
 
   /** Apple: `https://appleid.apple.com`, JWKS at `/auth/keys`, code exchange at `/auth/token`. */
   static apple(options: FakeOidcOptions = {}): FakeOidc {
-    return new FakeOidc({ jwksPath: '/auth/keys', tokenPath: '/auth/token', authorizePath: '/auth/authorize', issuer: 'https://appleid.apple.com', ...options });
+    return new FakeOidc({
+      jwksPath: '/auth/keys',
+      tokenPath: '/auth/token',
+      authorizePath: '/auth/authorize',
+      issuer: 'https://appleid.apple.com',
+      ...options,
+    });
   }
 
   /** Firebase Authentication: tokens of `https://securetoken.google.com/<project>` for audience `<project>`. */
@@ -349,7 +366,8 @@ export class FakeOidc {
       entry.error = error;
       sendJson(response, 400, { error, error_description: description });
     };
-    if (params.grant_type !== 'authorization_code') return fail('unsupported_grant_type', `Unsupported grant type: ${params.grant_type ?? '(none)'}`);
+    if (params.grant_type !== 'authorization_code')
+      return fail('unsupported_grant_type', `Unsupported grant type: ${params.grant_type ?? '(none)'}`);
     const scripted = params.code ? this.codes.get(params.code) : undefined;
     if (!scripted || scripted.used) return fail('invalid_grant', 'Malformed auth code.');
     const { expectClientId, expectClientSecret, expectRedirectUri } = scripted.options;
@@ -377,7 +395,13 @@ export class FakeOidc {
     sendJson(
       response,
       200,
-      { access_token: accessToken, id_token: idToken, token_type: 'Bearer', expires_in: 3599, scope: params.scope ?? 'openid email profile' },
+      {
+        access_token: accessToken,
+        id_token: idToken,
+        token_type: 'Bearer',
+        expires_in: 3599,
+        scope: params.scope ?? 'openid email profile',
+      },
       { 'cache-control': 'no-store', pragma: 'no-cache' },
     );
   }
@@ -386,7 +410,12 @@ export class FakeOidc {
     const token = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const claims = token ? this.accessTokens.get(token) : undefined;
     if (!claims) {
-      return sendJson(response, 401, { error: 'invalid_request', error_description: 'Invalid Credentials' }, { 'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"' });
+      return sendJson(
+        response,
+        401,
+        { error: 'invalid_request', error_description: 'Invalid Credentials' },
+        { 'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"' },
+      );
     }
     const { iss: _iss, aud: _aud, iat: _iat, exp: _exp, nonce: _nonce, azp: _azp, at_hash: _atHash, ...profile } = claims;
     sendJson(response, 200, profile);

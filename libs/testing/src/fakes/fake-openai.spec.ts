@@ -18,6 +18,9 @@ function types(events: { type: string }[]): string[] {
   return events.map((event) => event.type);
 }
 
+/** How a streamed text reply opens, before its first delta. */
+const TEXT_OPENING = ['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added'];
+
 /** Width, height and pixel bytes of a PNG, checking its signature and chunk CRCs by decoding it. */
 function decodePng(png: Buffer): { width: number; height: number; pixels: Buffer } {
   expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -63,15 +66,16 @@ describe('FakeOpenAI', () => {
   describe('POST /v1/responses, streamed', () => {
     it('streams a text reply in the exact event order, word by word, with usage and the request id', async () => {
       fake.script('responses', 'Hello there, world.');
-      const { data: stream, request_id, response } = await client.responses.create({ model: MODEL, input: 'Say hello', stream: true }).withResponse();
+      const {
+        data: stream,
+        request_id,
+        response,
+      } = await client.responses.create({ model: MODEL, input: 'Say hello', stream: true }).withResponse();
       expect(request_id).toMatch(/^req_[0-9a-f]{32}$/);
       expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
       const events = await collect(stream);
       expect(types(events)).toEqual([
-        'response.created',
-        'response.in_progress',
-        'response.output_item.added',
-        'response.content_part.added',
+        ...TEXT_OPENING,
         'response.output_text.delta',
         'response.output_text.delta',
         'response.output_text.delta',
@@ -172,7 +176,14 @@ describe('FakeOpenAI', () => {
 
     it('streams image generation with partial images 0..2 and a real PNG result', async () => {
       fake.script('responses', [{ image: { partials: 3, prompt: 'a red square' } }]);
-      const events = await collect(await client.responses.create({ model: MODEL, input: 'Draw a red square', tools: [{ type: 'image_generation', partial_images: 3 }], stream: true }));
+      const events = await collect(
+        await client.responses.create({
+          model: MODEL,
+          input: 'Draw a red square',
+          tools: [{ type: 'image_generation', partial_images: 3 }],
+          stream: true,
+        }),
+      );
       expect(types(events)).toEqual([
         'response.created',
         'response.in_progress',
@@ -188,9 +199,15 @@ describe('FakeOpenAI', () => {
       ]);
       const partials = events.filter((event) => event.type === 'response.image_generation_call.partial_image');
       expect(partials.map((event) => event.partial_image_index)).toEqual([0, 1, 2]);
-      for (const partial of partials) expect(decodePng(Buffer.from(partial.partial_image_b64, 'base64'))).toMatchObject({ width: 4, height: 4 });
+      for (const partial of partials)
+        expect(decodePng(Buffer.from(partial.partial_image_b64, 'base64'))).toMatchObject({ width: 4, height: 4 });
       const done = events[9] as Extract<ResponseStreamEvent, { type: 'response.output_item.done' }>;
-      expect(done.item).toMatchObject({ type: 'image_generation_call', status: 'completed', output_format: 'png', revised_prompt: 'a red square' });
+      expect(done.item).toMatchObject({
+        type: 'image_generation_call',
+        status: 'completed',
+        output_format: 'png',
+        revised_prompt: 'a red square',
+      });
       const result = Buffer.from((done.item as { result: string }).result, 'base64');
       expect(result).toEqual(fakePng());
       const { width, height, pixels } = decodePng(result);
@@ -202,22 +219,17 @@ describe('FakeOpenAI', () => {
     it('reports response.failed mid-stream as an event carrying the error (the SDK does not throw)', async () => {
       fake.script('responses', [{ text: 'Partial answer' }, { fail: { message: 'The model crashed.', code: 'server_error' } }]);
       const events = await collect(await client.responses.create({ model: MODEL, input: 'x', stream: true }));
-      expect(types(events)).toEqual([
-        'response.created',
-        'response.in_progress',
-        'response.output_item.added',
-        'response.content_part.added',
-        'response.output_text.delta',
-        'response.output_text.delta',
-        'response.failed',
-      ]);
+      expect(types(events)).toEqual([...TEXT_OPENING, 'response.output_text.delta', 'response.output_text.delta', 'response.failed']);
       const failed = events[6] as Extract<ResponseStreamEvent, { type: 'response.failed' }>;
       expect(failed.response.status).toBe('failed');
       expect(failed.response.error).toEqual({ code: 'server_error', message: 'The model crashed.' });
     });
 
     it('reports an error event mid-stream, which the SDK throws as an APIError with the request id', async () => {
-      fake.script('responses', [{ text: 'Partial' }, { fail: { message: 'Too Many Requests', code: 'rate_limit_exceeded', type: 'too_many_requests', as: 'error' } }]);
+      fake.script('responses', [
+        { text: 'Partial' },
+        { fail: { message: 'Too Many Requests', code: 'rate_limit_exceeded', type: 'too_many_requests', as: 'error' } },
+      ]);
       const stream = await client.responses.create({ model: MODEL, input: 'x', stream: true });
       const seen: string[] = [];
       const error = await (async () => {
@@ -226,9 +238,15 @@ describe('FakeOpenAI', () => {
         () => undefined,
         (caught: unknown) => caught,
       );
-      expect(seen).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added', 'response.output_text.delta']);
+      expect(seen).toEqual([...TEXT_OPENING, 'response.output_text.delta']);
       expect(error).toBeInstanceOf(APIError);
-      expect(error).toMatchObject({ status: undefined, code: 'rate_limit_exceeded', type: 'too_many_requests', message: 'Too Many Requests', requestID: fake.requests()[0].requestId });
+      expect(error).toMatchObject({
+        status: undefined,
+        code: 'rate_limit_exceeded',
+        type: 'too_many_requests',
+        message: 'Too Many Requests',
+        requestID: fake.requests()[0].requestId,
+      });
       const last = fake.emitted().at(-1) as FakeOpenAIEmitted;
       expect(last.event).toBe('error');
       expect(last.data).toEqual({
@@ -265,7 +283,8 @@ describe('FakeOpenAI', () => {
       fake.script('responses', [{ text: 'one two', intervalMs: 40 }, { delayMs: 80 }, { text: ' three' }, { stall: 60 }]);
       const { data: stream, request_id } = await client.responses.create({ model: MODEL, input: 'x', stream: true }).withResponse();
       const received: { delta: string; at: number }[] = [];
-      for await (const event of stream) if (event.type === 'response.output_text.delta') received.push({ delta: event.delta, at: performance.now() });
+      for await (const event of stream)
+        if (event.type === 'response.output_text.delta') received.push({ delta: event.delta, at: performance.now() });
       const emitted = fake.emitted(request_id!).filter((entry) => entry.event === 'response.output_text.delta');
       expect(emitted.map((entry) => (entry.data as { delta: string }).delta)).toEqual(['one', ' two', ' three']);
       expect(emitted[1].at - emitted[0].at).toBeGreaterThanOrEqual(35);
@@ -286,7 +305,9 @@ describe('FakeOpenAI', () => {
       const started = performance.now();
       // APIConnectionTimeoutError under plain Node; under Jest the AbortError comes from another realm, the SDK's
       // castToError loses its name and it reports a plain APIConnectionError('Connection error.').
-      await expect(client.responses.create({ model: MODEL, input: 'x', stream: true }, { timeout: 100 })).rejects.toBeInstanceOf(APIConnectionError);
+      await expect(client.responses.create({ model: MODEL, input: 'x', stream: true }, { timeout: 100 })).rejects.toBeInstanceOf(
+        APIConnectionError,
+      );
       expect(performance.now() - started).toBeGreaterThanOrEqual(95);
       expect(fake.requests()[0].status).toBe(0);
     });
@@ -319,25 +340,42 @@ describe('FakeOpenAI', () => {
   describe('POST /v1/responses, not streamed', () => {
     it('answers a Response object; the SDK computes output_text and exposes _request_id', async () => {
       fake.script('responses', '{"title":"Trip to Rome"}');
-      const response = await client.responses.create({ model: MODEL, input: 'Title for: planning a trip to Rome', instructions: 'Give a JSON title' });
+      const response = await client.responses.create({
+        model: MODEL,
+        input: 'Title for: planning a trip to Rome',
+        instructions: 'Give a JSON title',
+      });
       expect(response.output_text).toBe('{"title":"Trip to Rome"}');
       expect(response._request_id).toBe(fake.requests()[0].requestId);
       expect(response).toMatchObject({ object: 'response', status: 'completed', instructions: 'Give a JSON title', model: MODEL });
       expect(fake.emitted()).toEqual([]);
-      expect(fake.requests()[0]).toMatchObject({ endpoint: 'responses', stream: false, status: 200, body: { model: MODEL, instructions: 'Give a JSON title' } });
+      expect(fake.requests()[0]).toMatchObject({
+        endpoint: 'responses',
+        stream: false,
+        status: 200,
+        body: { model: MODEL, instructions: 'Give a JSON title' },
+      });
     });
 
     it('serves structured outputs parsed by responses.parse with a zod schema', async () => {
       fake.script('responses', '{"title":"Trip to Rome","emoji":"🏛️"}');
       const schema = z.object({ title: z.string(), emoji: z.string() });
-      const response = await client.responses.parse({ model: MODEL, input: 'Title?', text: { format: zodTextFormat(schema, 'conversation_title') } });
+      const response = await client.responses.parse({
+        model: MODEL,
+        input: 'Title?',
+        text: { format: zodTextFormat(schema, 'conversation_title') },
+      });
       expect(response.output_parsed).toEqual({ title: 'Trip to Rome', emoji: '🏛️' });
       expect(fake.requests()[0].body.text).toMatchObject({ format: { type: 'json_schema', name: 'conversation_title', strict: true } });
     });
 
     it('answers HTTP 500 when the scripted reply fails', async () => {
       fake.script('responses', [{ fail: { message: 'Boom' } }]);
-      await expect(client.responses.create({ model: MODEL, input: 'x' })).rejects.toMatchObject({ status: 500, message: '500 Boom', type: 'server_error' });
+      await expect(client.responses.create({ model: MODEL, input: 'x' })).rejects.toMatchObject({
+        status: 500,
+        message: '500 Boom',
+        type: 'server_error',
+      });
     });
   });
 
@@ -360,15 +398,20 @@ describe('FakeOpenAI', () => {
       expect(chunks.map((chunk) => chunk.choices[0]?.finish_reason)).toEqual([null, null, null, null, null, 'stop', undefined]);
       expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
       expect(chunks[0]).toMatchObject({ object: 'chat.completion.chunk', model: 'qwen3', usage: null });
-      expect(chunks[6]).toMatchObject({ choices: [], usage: { prompt_tokens: expect.any(Number), completion_tokens: 4, completion_tokens_details: { reasoning_tokens: 2 } } });
+      expect(chunks[6]).toMatchObject({
+        choices: [],
+        usage: { prompt_tokens: expect.any(Number), completion_tokens: 4, completion_tokens_details: { reasoning_tokens: 2 } },
+      });
       const written = fake.emitted(request_id!);
       expect(written.at(-1)).toMatchObject({ event: '[DONE]', data: '[DONE]' });
       expect(written).toHaveLength(8);
     });
 
-    it('leaves usage out unless stream_options.include_usage, and can use vLLM\'s `reasoning` field', async () => {
+    it("leaves usage out unless stream_options.include_usage, and can use vLLM's `reasoning` field", async () => {
       fake.script('chat.completions', { reasoningField: 'reasoning', steps: [{ reasoning: 'hmm' }, { text: 'ok' }] });
-      const chunks = await collect(await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true }));
+      const chunks = await collect(
+        await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true }),
+      );
       expect(chunks.every((chunk) => !('usage' in chunk))).toBe(true);
       expect(chunks[1].choices[0].delta).toEqual({ content: null, reasoning: 'hmm' });
       expect(chunks).toHaveLength(4);
@@ -377,17 +420,35 @@ describe('FakeOpenAI', () => {
     it('sends an error object mid-stream, which the SDK throws as an APIError', async () => {
       fake.script('chat.completions', [{ text: 'Partial' }, { fail: { message: 'Overloaded mid-way', code: 'server_overloaded' } }]);
       const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true });
-      await expect(collect(stream)).rejects.toMatchObject({ constructor: APIError, message: 'Overloaded mid-way', code: 'server_overloaded', type: 'server_error' });
+      await expect(collect(stream)).rejects.toMatchObject({
+        constructor: APIError,
+        message: 'Overloaded mid-way',
+        code: 'server_overloaded',
+        type: 'server_error',
+      });
     });
 
     it('answers HTTP errors with OpenAI error JSON: 429 and 500', async () => {
-      fake.script('chat.completions', { status: 429, headers: { 'retry-after': '1' } }, { status: 500, error: { message: 'Upstream broke' } });
+      fake.script(
+        'chat.completions',
+        { status: 429, headers: { 'retry-after': '1' } },
+        { status: 500, error: { message: 'Upstream broke' } },
+      );
       const messages = [{ role: 'user' as const, content: 'x' }];
       const limited = await client.chat.completions.create({ model: 'm', messages, stream: true }).catch((caught: unknown) => caught);
       expect(limited).toBeInstanceOf(RateLimitError);
-      expect(limited).toMatchObject({ status: 429, code: 'rate_limit_exceeded', type: 'requests', requestID: fake.requests()[0].requestId });
+      expect(limited).toMatchObject({
+        status: 429,
+        code: 'rate_limit_exceeded',
+        type: 'requests',
+        requestID: fake.requests()[0].requestId,
+      });
       expect((limited as RateLimitError).headers.get('retry-after')).toBe('1');
-      await expect(client.chat.completions.create({ model: 'm', messages })).rejects.toMatchObject({ constructor: InternalServerError, status: 500, message: '500 Upstream broke' });
+      await expect(client.chat.completions.create({ model: 'm', messages })).rejects.toMatchObject({
+        constructor: InternalServerError,
+        status: 500,
+        message: '500 Upstream broke',
+      });
     });
 
     it('destroys the socket mid-stream on abort', async () => {
@@ -398,12 +459,20 @@ describe('FakeOpenAI', () => {
 
     it('refuses a connection attempt cut before any answer (non-streaming abort)', async () => {
       fake.script('chat.completions', [{ abort: true }]);
-      await expect(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(APIConnectionError);
+      await expect(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(
+        APIConnectionError,
+      );
     });
 
     it('answers a non-streamed completion (for titles), echoing the user by default', async () => {
       fake.script('chat.completions', { steps: [{ reasoning: 'A title' }, { text: 'Trip to Rome' }] });
-      const completion = await client.chat.completions.create({ model: 'm', messages: [{ role: 'system', content: 'Title it' }, { role: 'user', content: 'Rome trip' }] });
+      const completion = await client.chat.completions.create({
+        model: 'm',
+        messages: [
+          { role: 'system', content: 'Title it' },
+          { role: 'user', content: 'Rome trip' },
+        ],
+      });
       expect(completion.choices[0]).toEqual({
         index: 0,
         message: { role: 'assistant', content: 'Trip to Rome', refusal: null, annotations: [], reasoning_content: 'A title' },
@@ -412,14 +481,22 @@ describe('FakeOpenAI', () => {
       });
       expect(completion._request_id).toMatch(/^req_/);
       expect(completion.usage).toMatchObject({ completion_tokens: 5 });
-      const echoed = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'parrot' }] }] });
+      const echoed = await client.chat.completions.create({
+        model: 'm',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'parrot' }] }],
+      });
       expect(echoed.choices[0].message.content).toBe('parrot');
     });
   });
 
   describe('POST /v1/audio/speech', () => {
     it('answers a WAV (PCM s16le, mono, 24 kHz) and records the request', async () => {
-      const response = await client.audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'Bonjour', response_format: 'wav' });
+      const response = await client.audio.speech.create({
+        model: 'gpt-4o-mini-tts',
+        voice: 'alloy',
+        input: 'Bonjour',
+        response_format: 'wav',
+      });
       expect(response.headers.get('content-type')).toBe('audio/wav');
       expect(response.headers.get('x-request-id')).toMatch(/^req_/);
       const wav = Buffer.from(await response.arrayBuffer());
@@ -430,7 +507,10 @@ describe('FakeOpenAI', () => {
       expect(wav.readUInt16LE(34)).toBe(16);
       expect(wav.readUInt32LE(40)).toBe(wav.length - 44);
       expect(wav.length).toBe(44 + 2400);
-      expect(fake.requests('audio.speech')[0]).toMatchObject({ body: { model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'Bonjour', response_format: 'wav' }, status: 200 });
+      expect(fake.requests('audio.speech')[0]).toMatchObject({
+        body: { model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'Bonjour', response_format: 'wav' },
+        status: 200,
+      });
       expect(fake.requests('audio.speech')[0].headers.accept).toBe('application/octet-stream');
     });
 
@@ -450,19 +530,34 @@ describe('FakeOpenAI', () => {
 
     it('streams speech.audio.delta events with stream_format sse', async () => {
       fake.script('audio.speech', { chunks: 3 });
-      const response = await client.audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'x', response_format: 'pcm', stream_format: 'sse' });
+      const response = await client.audio.speech.create({
+        model: 'gpt-4o-mini-tts',
+        voice: 'alloy',
+        input: 'x',
+        response_format: 'pcm',
+        stream_format: 'sse',
+      });
       expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
       const text = await response.text();
       const events = text
         .split('\n\n')
         .filter(Boolean)
         .map((block) => JSON.parse(block.replace(/^data: /, '')) as { type: string; audio?: string });
-      expect(events.map((event) => event.type)).toEqual(['speech.audio.delta', 'speech.audio.delta', 'speech.audio.delta', 'speech.audio.done']);
+      expect(events.map((event) => event.type)).toEqual([
+        'speech.audio.delta',
+        'speech.audio.delta',
+        'speech.audio.delta',
+        'speech.audio.done',
+      ]);
       expect(Buffer.concat(events.slice(0, 3).map((event) => Buffer.from(event.audio!, 'base64'))).length).toBe(2400);
     });
 
     it('refuses a missing voice like the API', async () => {
-      await expect(client.audio.speech.create({ model: 'tts-1', input: 'x' } as never)).rejects.toMatchObject({ status: 400, param: 'voice', code: 'missing_required_parameter' });
+      await expect(client.audio.speech.create({ model: 'tts-1', input: 'x' } as never)).rejects.toMatchObject({
+        status: 400,
+        param: 'voice',
+        code: 'missing_required_parameter',
+      });
     });
   });
 
@@ -481,7 +576,7 @@ describe('FakeOpenAI', () => {
       expect(request.headers['x-stainless-package-version']).toMatch(/^6\./);
     });
 
-    it('answers 404 with OpenAI\'s invalid URL error', async () => {
+    it("answers 404 with OpenAI's invalid URL error", async () => {
       await expect(client.models.list()).rejects.toMatchObject({ status: 404, message: '404 Invalid URL (GET /v1/models)' });
     });
 

@@ -15,11 +15,12 @@ import type {
   ResponseUsage,
 } from 'openai/resources/responses/responses';
 import { LocalHttpServer, sendJson } from './http-server';
+import { wavOf } from '@app/platform';
 
 // ---------------------------------------------------------------------------------------------
 // Scripting types
 
-export type FakeOpenAIEndpoint = 'responses' | 'chat.completions' | 'audio.speech';
+export type FakeOpenAIEndpoint = 'responses' | 'chat.completions' | 'audio.speech' | 'audio.transcriptions';
 
 /** How text is cut into deltas: word by word (a word with its leading whitespace, like tokens) or every N characters. */
 export type TextChunking = 'word' | number;
@@ -66,7 +67,8 @@ export interface FakeOpenAIHttpError {
   headers?: Record<string, string>;
 }
 
-interface ReplyCommon {
+/** How any scripted reply can answer: an HTTP error, extra headers, a late start. */
+interface HttpReplyCommon {
   /** 400 and above: answer this HTTP error instead (see FakeOpenAIHttpError). */
   status?: number;
   error?: FakeOpenAIHttpError['error'];
@@ -74,6 +76,9 @@ interface ReplyCommon {
   headers?: Record<string, string>;
   /** Wait before the status line and headers (`Infinity`: never answer), e.g. to test the SDK's own `timeout`. */
   headersDelayMs?: number;
+}
+
+interface ReplyCommon extends HttpReplyCommon {
   /** Default chunking and interval between deltas for this reply's text and reasoning steps. */
   chunk?: TextChunking;
   intervalMs?: number;
@@ -95,11 +100,7 @@ export interface ChatReply extends ReplyCommon {
   usage?: { prompt_tokens?: number; completion_tokens?: number; reasoning_tokens?: number };
 }
 
-export interface SpeechReply {
-  status?: number;
-  error?: FakeOpenAIHttpError['error'];
-  headers?: Record<string, string>;
-  headersDelayMs?: number;
+export interface SpeechReply extends HttpReplyCommon {
   /** The exact bytes to answer; generated for the requested format otherwise. */
   audio?: Uint8Array;
   /** Overrides the content type. */
@@ -113,6 +114,23 @@ export interface SpeechReply {
   abortAfterChunks?: number;
 }
 
+/** A transcription (`POST /v1/audio/transcriptions`, multipart): its text, or an HTTP error. */
+export interface TranscriptionReply extends HttpReplyCommon {
+  /** The words heard (default: `Transcribed N bytes of <filename>.`). */
+  text?: string;
+}
+
+/** The fields of a multipart transcription request, as the fake read them. */
+export interface FakeTranscriptionUpload {
+  model?: string;
+  response_format?: string;
+  language?: string;
+  filename: string | null;
+  /** The Content-Type of the file part. */
+  contentType: string | null;
+  bytes: Buffer;
+}
+
 /** A Responses reply: its text, its steps, or the full reply. */
 export type ResponsesReplyInput = string | ResponseStep[] | ResponsesReply;
 export type ChatReplyInput = string | ChatStep[] | ChatReply;
@@ -121,6 +139,7 @@ export interface FakeOpenAIReplies {
   responses: ResponsesReplyInput;
   'chat.completions': ChatReplyInput;
   'audio.speech': SpeechReply;
+  'audio.transcriptions': TranscriptionReply;
 }
 
 export type FakeOpenAIDefaultReply<E extends FakeOpenAIEndpoint> = (body: Record<string, unknown>) => FakeOpenAIReplies[E];
@@ -145,6 +164,8 @@ export interface FakeOpenAIRequest {
   /** The parsed JSON body (`{}` when there was none or it was not JSON). */
   body: Record<string, unknown>;
   rawBody: string;
+  /** Transcriptions only: the multipart fields and the file. */
+  upload?: FakeTranscriptionUpload;
   /** Whether the body asked for a stream (`stream: true`, or `stream_format: 'sse'` for speech). */
   stream: boolean;
   /** The `x-request-id` answered. */
@@ -173,6 +194,37 @@ export interface FakeOpenAIEmitted {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers also useful to tests
+
+/** The fields and the file of a multipart/form-data body (enough of RFC 7578 for the SDK's uploads); undefined when it is not one. */
+export function readMultipart(contentType: string | undefined, bytes: Buffer): FakeTranscriptionUpload | undefined {
+  const boundary = /^multipart\/form-data;.*boundary="?([^";]+)"?/i.exec(contentType ?? '')?.[1];
+  if (!boundary) return undefined;
+  const upload: FakeTranscriptionUpload = { filename: null, contentType: null, bytes: Buffer.alloc(0) };
+  const delimiter = Buffer.from(`--${boundary}`);
+  let at = bytes.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length + 2; // past the boundary and its CRLF
+    const next = bytes.indexOf(delimiter, start);
+    if (next < 0) break;
+    const part = bytes.subarray(start, next - 2); // without the CRLF before the next boundary
+    const split = part.indexOf('\r\n\r\n');
+    if (split >= 0) {
+      const headers = part.subarray(0, split).toString('utf8');
+      const content = part.subarray(split + 4);
+      const name = /name="([^"]*)"/i.exec(headers)?.[1];
+      const filename = /filename="([^"]*)"/i.exec(headers)?.[1];
+      if (filename !== undefined) {
+        upload.filename = filename;
+        upload.contentType = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1]?.trim() ?? null;
+        upload.bytes = Buffer.from(content);
+      } else if (name === 'model' || name === 'response_format' || name === 'language') {
+        upload[name] = content.toString('utf8');
+      }
+    }
+    at = next;
+  }
+  return upload;
+}
 
 /** Cuts text into deltas: words with their leading whitespace, like tokens (`'Hello big world!'` gives `['Hello', ' big', ' world!']`), or every N code points. */
 export function splitText(text: string, chunk: TextChunking = 'word'): string[] {
@@ -209,7 +261,12 @@ export function fakePng(rgb: [number, number, number] = [220, 40, 40], size = 4)
   const row = Buffer.alloc(1 + size * 3); // filter byte 0, then the pixels
   for (let x = 0; x < size; x++) row.set(rgb, 1 + x * 3);
   const raw = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export const FAKE_SPEECH_SAMPLE_RATE = 24_000;
@@ -224,22 +281,7 @@ export function fakePcm(durationMs = 50): Buffer {
 
 /** A RIFF/WAVE file around `fakePcm` (PCM s16le, mono, 24 kHz). */
 export function fakeWav(durationMs = 50): Buffer {
-  const pcm = fakePcm(durationMs);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + pcm.length, 4);
-  header.write('WAVE', 8, 'latin1');
-  header.write('fmt ', 12, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(FAKE_SPEECH_SAMPLE_RATE, 24);
-  header.writeUInt32LE(FAKE_SPEECH_SAMPLE_RATE * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(pcm.length, 40);
-  return Buffer.concat([header, pcm]);
+  return wavOf(fakePcm(durationMs), FAKE_SPEECH_SAMPLE_RATE);
 }
 
 /** Silent MPEG-2 Layer III frames (24 kHz mono, 32 kbit/s, 96 bytes and 24 ms each). */
@@ -265,7 +307,10 @@ type StreamEventType = ResponseStreamEvent['type'];
 type EventFields<T extends StreamEventType> = Omit<Extract<ResponseStreamEvent, { type: T }>, 'type' | 'sequence_number'>;
 
 /** The Response object as it travels (the SDK adds `output_text` itself; `usage` is null until the end). */
-type WireResponse = Omit<OpenAIResponse, 'output_text' | 'usage' | 'user'> & { usage: ResponseUsage | null; user: string | null } & Record<string, unknown>;
+type WireResponse = Omit<OpenAIResponse, 'output_text' | 'usage' | 'user'> & { usage: ResponseUsage | null; user: string | null } & Record<
+    string,
+    unknown
+  >;
 
 /** What a run needs from the HTTP exchange: write an event, wait, know whether the client is gone, destroy the socket. */
 interface Exchange {
@@ -293,7 +338,10 @@ function textOfContent(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return undefined;
   const texts = content
-    .filter((part): part is { text: string } => typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string')
+    .filter(
+      (part): part is { text: string } =>
+        typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string',
+    )
     .map((part) => part.text);
   return texts.length ? texts.join('\n') : undefined;
 }
@@ -309,6 +357,22 @@ export function lastUserText(body: Record<string, unknown>): string | undefined 
   return undefined;
 }
 
+/** A scripted failure as the `error` object OpenAI answers with (`server_error` unless it says otherwise). */
+function failureError(failure: FakeOpenAIFailure): FakeOpenAIHttpError['error'] {
+  return { message: failure.message, type: failure.type ?? 'server_error', code: failure.code ?? null };
+}
+
+/** One request being answered: what was asked, its record, where the answer goes, and the headers every answer carries. */
+interface Answering {
+  body: Record<string, unknown>;
+  record: FakeOpenAIRequest;
+  response: ServerResponse;
+  exchange: Exchange;
+  baseHeaders: () => Record<string, string>;
+  /** An HTTP error answer (the status recorded, OpenAI's error body). */
+  answerError: (status: number, error?: FakeOpenAIHttpError['error'], headers?: Record<string, string>) => void;
+}
+
 function errorBody(status: number, error: FakeOpenAIHttpError['error'] = {}) {
   const defaults: Record<number, { message: string; type: string; code: string | null }> = {
     400: { message: 'Invalid request.', type: 'invalid_request_error', code: null },
@@ -319,8 +383,19 @@ function errorBody(status: number, error: FakeOpenAIHttpError['error'] = {}) {
     500: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', code: null },
     503: { message: 'The engine is currently overloaded, please try again later', type: 'server_error', code: null },
   };
-  const base = defaults[status] ?? { message: `HTTP ${status}`, type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null };
-  return { error: { message: error.message ?? base.message, type: error.type ?? base.type, param: error.param ?? null, code: error.code === undefined ? base.code : error.code } };
+  const base = defaults[status] ?? {
+    message: `HTTP ${status}`,
+    type: status >= 500 ? 'server_error' : 'invalid_request_error',
+    code: null,
+  };
+  return {
+    error: {
+      message: error.message ?? base.message,
+      type: error.type ?? base.type,
+      param: error.param ?? null,
+      code: error.code === undefined ? base.code : error.code,
+    },
+  };
 }
 
 function normaliseResponsesReply(reply: ResponsesReplyInput): ResponsesReply {
@@ -413,7 +488,8 @@ class ResponsesRun {
     if (this.exchange.closed) return undefined;
     this.close();
     const usage = this.reply.usage ?? {};
-    const input = usage.input_tokens ?? estimateTokens(this.body.input) + (this.body.instructions ? estimateTokens(this.body.instructions) : 0);
+    const input =
+      usage.input_tokens ?? estimateTokens(this.body.input) + (this.body.instructions ? estimateTokens(this.body.instructions) : 0);
     const output = usage.output_tokens ?? this.outputTokens;
     this.snapshot.usage = {
       input_tokens: input,
@@ -484,12 +560,22 @@ class ResponsesRun {
     const open = this.open;
     open.summaryIndex++;
     open.text = '';
-    this.emit('response.reasoning_summary_part.added', { item_id: open.item.id, output_index: open.index, summary_index: open.summaryIndex, part: { type: 'summary_text', text: '' } });
+    this.emit('response.reasoning_summary_part.added', {
+      item_id: open.item.id,
+      output_index: open.index,
+      summary_index: open.summaryIndex,
+      part: { type: 'summary_text', text: '' },
+    });
     await this.deltas(step.reasoning, step, (delta) => {
       open.text += delta;
       this.outputTokens++;
       this.reasoningTokens++;
-      this.emit('response.reasoning_summary_text.delta', { item_id: open.item.id, output_index: open.index, summary_index: open.summaryIndex, delta });
+      this.emit('response.reasoning_summary_text.delta', {
+        item_id: open.item.id,
+        output_index: open.index,
+        summary_index: open.summaryIndex,
+        delta,
+      });
     });
   }
 
@@ -519,7 +605,12 @@ class ResponsesRun {
 
   private async webSearch(search: { query: string; sources?: string[]; durationMs?: number }): Promise<void> {
     this.close();
-    const item: ResponseFunctionWebSearch = { id: `ws_${hex(24)}`, type: 'web_search_call', status: 'in_progress', action: { type: 'search', query: search.query } };
+    const item: ResponseFunctionWebSearch = {
+      id: `ws_${hex(24)}`,
+      type: 'web_search_call',
+      status: 'in_progress',
+      action: { type: 'search', query: search.query },
+    };
     const index = this.addItem({ ...item, action: { ...item.action } });
     const common = { item_id: item.id, output_index: index };
     this.emit('response.web_search_call.in_progress', common);
@@ -534,7 +625,8 @@ class ResponsesRun {
   }
 
   private async image(image: { partials: number; prompt?: string; intervalMs?: number; color?: [number, number, number] }): Promise<void> {
-    if (!Number.isInteger(image.partials) || image.partials < 0 || image.partials > 3) throw new Error('FakeOpenAI: image.partials must be 0..3, like the API');
+    if (!Number.isInteger(image.partials) || image.partials < 0 || image.partials > 3)
+      throw new Error('FakeOpenAI: image.partials must be 0..3, like the API');
     this.close();
     const id = `ig_${hex(24)}`;
     const index = this.addItem({ id, type: 'image_generation_call', status: 'in_progress', result: null });
@@ -548,7 +640,11 @@ class ResponsesRun {
       // Partials get closer to the final colour, like a progressive render.
       const share = (i + 1) / (image.partials + 1);
       const partial = fakePng([Math.round(r * share), Math.round(g * share), Math.round(b * share)]);
-      this.emit('response.image_generation_call.partial_image', { ...common, partial_image_index: i, partial_image_b64: partial.toString('base64') });
+      this.emit('response.image_generation_call.partial_image', {
+        ...common,
+        partial_image_index: i,
+        partial_image_b64: partial.toString('base64'),
+      });
     }
     if (image.intervalMs) await this.exchange.wait(image.intervalMs);
     if (this.exchange.closed) return;
@@ -570,7 +666,11 @@ class ResponsesRun {
     const code = failure.code ?? 'server_error';
     if (failure.as === 'error') {
       // The live API nests the error (the SDK throws an APIError on it); the flat fields are the documented schema.
-      this.emit('error', { code, message: failure.message, param: null }, { error: { type: failure.type ?? 'server_error', code, message: failure.message, param: null } });
+      this.emit(
+        'error',
+        { code, message: failure.message, param: null },
+        { error: { type: failure.type ?? 'server_error', code, message: failure.message, param: null } },
+      );
       return;
     }
     this.snapshot.status = 'failed';
@@ -592,8 +692,13 @@ class ResponsesRun {
  * (the last user message echoed, or a short generated audio). Every answer carries an `x-request-id`.
  */
 export class FakeOpenAI {
-  private readonly server = new LocalHttpServer((request, response, body) => this.handle(request, response, body));
-  private readonly queues: { [E in FakeOpenAIEndpoint]: FakeOpenAIReplies[E][] } = { responses: [], 'chat.completions': [], 'audio.speech': [] };
+  private readonly server = new LocalHttpServer((request, response, body, bytes) => this.handle(request, response, body, bytes));
+  private readonly queues: { [E in FakeOpenAIEndpoint]: FakeOpenAIReplies[E][] } = {
+    responses: [],
+    'chat.completions': [],
+    'audio.speech': [],
+    'audio.transcriptions': [],
+  };
   private readonly defaults: { [E in FakeOpenAIEndpoint]: FakeOpenAIDefaultReply<E> };
   private readonly received: FakeOpenAIRequest[] = [];
   private readonly written: FakeOpenAIEmitted[] = [];
@@ -607,6 +712,7 @@ export class FakeOpenAI {
       responses: options.defaultReplies?.responses ?? ((body) => lastUserText(body) || 'OK'),
       'chat.completions': options.defaultReplies?.['chat.completions'] ?? ((body) => lastUserText(body) || 'OK'),
       'audio.speech': options.defaultReplies?.['audio.speech'] ?? (() => ({})),
+      'audio.transcriptions': options.defaultReplies?.['audio.transcriptions'] ?? (() => ({})),
     };
   }
 
@@ -662,13 +768,16 @@ export class FakeOpenAI {
     this.written.length = 0;
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse, rawBody: string): Promise<void> {
+  private async handle(request: IncomingMessage, response: ServerResponse, rawBody: string, bytes: Buffer): Promise<void> {
     const startedAt = performance.now();
     const path = new URL(request.url ?? '/', 'http://fake').pathname;
     const method = request.method ?? '';
     let body: Record<string, unknown> = {};
     let parsed = true;
-    if (rawBody) {
+    const upload = path === '/v1/audio/transcriptions' ? readMultipart(request.headers['content-type'], bytes) : undefined;
+    if (upload) {
+      body = Object.fromEntries(Object.entries(upload).filter(([key, value]) => key !== 'bytes' && typeof value === 'string'));
+    } else if (rawBody) {
       try {
         const value: unknown = JSON.parse(rawBody);
         if (value && typeof value === 'object' && !Array.isArray(value)) body = value as Record<string, unknown>;
@@ -677,7 +786,12 @@ export class FakeOpenAI {
         parsed = false;
       }
     }
-    const routes: Record<string, FakeOpenAIEndpoint> = { '/v1/responses': 'responses', '/v1/chat/completions': 'chat.completions', '/v1/audio/speech': 'audio.speech' };
+    const routes: Record<string, FakeOpenAIEndpoint> = {
+      '/v1/responses': 'responses',
+      '/v1/chat/completions': 'chat.completions',
+      '/v1/audio/speech': 'audio.speech',
+      '/v1/audio/transcriptions': 'audio.transcriptions',
+    };
     const endpoint = method === 'POST' ? (routes[path] ?? null) : null;
     const record: FakeOpenAIRequest = {
       endpoint,
@@ -685,7 +799,8 @@ export class FakeOpenAI {
       path,
       headers: request.headers,
       body,
-      rawBody,
+      rawBody: upload ? `(multipart, ${bytes.length} bytes)` : rawBody,
+      ...(upload ? { upload } : {}),
       stream: body.stream === true || (endpoint === 'audio.speech' && body.stream_format === 'sse'),
       requestId: `req_${hex(16)}`,
       status: 0,
@@ -693,7 +808,11 @@ export class FakeOpenAI {
     };
     this.received.push(record);
     response.on('error', () => undefined);
-    const baseHeaders = () => ({ 'x-request-id': record.requestId, 'openai-version': '2020-10-01', 'openai-processing-ms': String(Math.round(performance.now() - startedAt)) });
+    const baseHeaders = () => ({
+      'x-request-id': record.requestId,
+      'openai-version': '2020-10-01',
+      'openai-processing-ms': String(Math.round(performance.now() - startedAt)),
+    });
     const answerError = (status: number, error?: FakeOpenAIHttpError['error'], headers: Record<string, string> = {}) => {
       record.status = status;
       sendJson(response, status, errorBody(status, error), { ...baseHeaders(), ...headers });
@@ -704,38 +823,58 @@ export class FakeOpenAI {
       const key = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
       if (!key) {
         return answerError(401, {
-          message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+          message:
+            "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
           code: null,
         });
       }
       if (key !== this.options.apiKey) {
-        const shown = key.length > 8 ? `${key.slice(0, 3)}${'*'.repeat(Math.min(20, key.length - 7))}${key.slice(-4)}` : `${key.slice(0, 2)}**`;
-        return answerError(401, { message: `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`, code: 'invalid_api_key' });
+        const shown =
+          key.length > 8 ? `${key.slice(0, 3)}${'*'.repeat(Math.min(20, key.length - 7))}${key.slice(-4)}` : `${key.slice(0, 2)}**`;
+        return answerError(401, {
+          message: `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          code: 'invalid_api_key',
+        });
       }
     }
     if (!parsed) {
-      return answerError(400, { message: 'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)', code: null });
+      return answerError(400, {
+        message:
+          "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)",
+        code: null,
+      });
     }
-    const missing = (param: string) => answerError(400, { message: `Missing required parameter: '${param}'.`, param, code: 'missing_required_parameter' });
+    const missing = (param: string) =>
+      answerError(400, { message: `Missing required parameter: '${param}'.`, param, code: 'missing_required_parameter' });
     if (typeof body.model !== 'string' || !body.model) return missing('model');
     if (endpoint === 'chat.completions' && !Array.isArray(body.messages)) return missing('messages');
     if (endpoint === 'audio.speech' && typeof body.input !== 'string') return missing('input');
     if (endpoint === 'audio.speech' && body.voice === undefined) return missing('voice');
+    if (endpoint === 'audio.transcriptions' && !upload?.filename) return missing('file');
 
     const exchange = this.exchange(endpoint, record, response);
+    const answering: Answering = { body, record, response, exchange, baseHeaders, answerError };
     if (endpoint === 'responses') {
       const reply = normaliseResponsesReply(this.queues.responses.shift() ?? this.defaults.responses(body));
       if (!(await this.preamble(reply, exchange, answerError))) return;
-      return this.answerResponses(body, reply, record, response, exchange, baseHeaders);
+      return this.answerResponses(reply, answering);
     }
     if (endpoint === 'chat.completions') {
       const reply = normaliseChatReply(this.queues['chat.completions'].shift() ?? this.defaults['chat.completions'](body));
       if (!(await this.preamble(reply, exchange, answerError))) return;
-      return this.answerChat(body, reply, record, response, exchange, baseHeaders);
+      return this.answerChat(reply, answering);
+    }
+    if (endpoint === 'audio.transcriptions') {
+      const reply = this.queues['audio.transcriptions'].shift() ?? this.defaults['audio.transcriptions'](body);
+      if (!(await this.preamble(reply, exchange, answerError))) return;
+      record.status = 200;
+      const text = reply.text ?? `Transcribed ${upload!.bytes.length} bytes of ${upload!.filename}.`;
+      const usage = { type: 'duration', seconds: Math.max(1, Math.round(upload!.bytes.length / 48_000)) };
+      return sendJson(response, 200, { text, usage }, { ...baseHeaders(), ...reply.headers });
     }
     const reply = this.queues['audio.speech'].shift() ?? this.defaults['audio.speech'](body);
     if (!(await this.preamble(reply, exchange, answerError))) return;
-    return this.answerSpeech(body, reply, record, response, exchange, baseHeaders);
+    return this.answerSpeech(reply, answering);
   }
 
   /** The delay before headers and a scripted HTTP error; false when the exchange is over. */
@@ -767,7 +906,14 @@ export class FakeOpenAI {
       write(event: string, data: unknown, sseEventName: boolean) {
         if (closed || response.destroyed) return;
         const json = typeof data === 'string' ? data : JSON.stringify(data);
-        written.push({ requestId: record.requestId, endpoint, event, data: typeof data === 'string' ? data : JSON.parse(json), at: performance.now(), hrtime: process.hrtime.bigint() });
+        written.push({
+          requestId: record.requestId,
+          endpoint,
+          event,
+          data: typeof data === 'string' ? data : JSON.parse(json),
+          at: performance.now(),
+          hrtime: process.hrtime.bigint(),
+        });
         response.write(`${sseEventName ? `event: ${event}\n` : ''}data: ${json}\n\n`);
       },
       wait(ms: number) {
@@ -791,17 +937,18 @@ export class FakeOpenAI {
 
   private startStream(response: ServerResponse, record: FakeOpenAIRequest, headers: Record<string, string>): void {
     record.status = 200;
-    response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      ...headers,
+    });
     response.flushHeaders();
   }
 
   private async answerResponses(
-    body: Record<string, unknown>,
     reply: ResponsesReply,
-    record: FakeOpenAIRequest,
-    response: ServerResponse,
-    exchange: Exchange,
-    baseHeaders: () => Record<string, string>,
+    { body, record, response, exchange, baseHeaders, answerError }: Answering,
   ): Promise<void> {
     const run = new ResponsesRun(exchange, body, reply, { chunk: this.chunk, intervalMs: this.intervalMs });
     if (record.stream) {
@@ -812,23 +959,12 @@ export class FakeOpenAI {
     }
     const failed = await run.play();
     if (exchange.closed) return;
-    if (failed) {
-      record.status = 500;
-      sendJson(response, 500, errorBody(500, { message: failed.failure.message, type: failed.failure.type ?? 'server_error', code: failed.failure.code ?? null }), baseHeaders());
-      return;
-    }
+    if (failed) return answerError(500, failureError(failed.failure));
     record.status = 200;
     sendJson(response, 200, run.snapshot, { ...baseHeaders(), ...reply.headers });
   }
 
-  private async answerChat(
-    body: Record<string, unknown>,
-    reply: ChatReply,
-    record: FakeOpenAIRequest,
-    response: ServerResponse,
-    exchange: Exchange,
-    baseHeaders: () => Record<string, string>,
-  ): Promise<void> {
+  private async answerChat(reply: ChatReply, { body, record, response, exchange, baseHeaders, answerError }: Answering): Promise<void> {
     const id = `chatcmpl-${randomBytes(22).toString('base64url').slice(0, 29)}`;
     const created = Math.floor(Date.now() / 1000);
     const model = reply.model ?? String(body.model);
@@ -839,20 +975,27 @@ export class FakeOpenAI {
     let reasoning = '';
     let completionTokens = 0;
     let reasoningTokens = 0;
+    // What every chunk of the stream starts with.
+    const envelope = {
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      service_tier: 'default',
+      system_fingerprint: fingerprint,
+    } as const;
     const chunk = (delta: Record<string, unknown>, finishReason: ChatCompletionChunk.Choice['finish_reason'] = null) => {
       const value: ChatCompletionChunk & Record<string, unknown> = {
-        id,
-        object: 'chat.completion.chunk',
-        created,
-        model,
-        service_tier: 'default',
-        system_fingerprint: fingerprint,
+        ...envelope,
         choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
       };
       if (includeUsage) value.usage = null;
       exchange.write('chunk', value, false);
     };
-    const send = async (kind: 'content' | 'reasoning', step: { text?: string; reasoning?: string; chunk?: TextChunking; intervalMs?: number }) => {
+    const send = async (
+      kind: 'content' | 'reasoning',
+      step: { text?: string; reasoning?: string; chunk?: TextChunking; intervalMs?: number },
+    ) => {
       const interval = step.intervalMs ?? reply.intervalMs ?? this.intervalMs;
       const pieces = splitText((kind === 'content' ? step.text : step.reasoning) ?? '', step.chunk ?? reply.chunk ?? this.chunk);
       for (let i = 0; i < pieces.length; i++) {
@@ -895,28 +1038,34 @@ export class FakeOpenAI {
       completion_tokens: completion,
       total_tokens: promptTokens + completion,
       prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: reply.usage?.reasoning_tokens ?? reasoningTokens, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      completion_tokens_details: {
+        reasoning_tokens: reply.usage?.reasoning_tokens ?? reasoningTokens,
+        audio_tokens: 0,
+        accepted_prediction_tokens: 0,
+        rejected_prediction_tokens: 0,
+      },
     };
 
     if (record.stream) {
       if (failure) {
-        exchange.write('error', errorBody(500, { message: failure.message, type: failure.type ?? 'server_error', code: failure.code ?? null }), false);
+        exchange.write('error', errorBody(500, failureError(failure)), false);
       } else {
         chunk({}, reply.finishReason ?? 'stop');
         if (includeUsage) {
-          exchange.write('chunk', { id, object: 'chat.completion.chunk', created, model, service_tier: 'default', system_fingerprint: fingerprint, choices: [], usage }, false);
+          exchange.write('chunk', { ...envelope, choices: [], usage }, false);
         }
         exchange.write('[DONE]', '[DONE]', false);
       }
       response.end();
       return;
     }
-    if (failure) {
-      record.status = 500;
-      sendJson(response, 500, errorBody(500, { message: failure.message, type: failure.type ?? 'server_error', code: failure.code ?? null }), baseHeaders());
-      return;
-    }
-    const message: ChatCompletion.Choice['message'] & Record<string, unknown> = { role: 'assistant', content, refusal: null, annotations: [] };
+    if (failure) return answerError(500, failureError(failure));
+    const message: ChatCompletion.Choice['message'] & Record<string, unknown> = {
+      role: 'assistant',
+      content,
+      refusal: null,
+      annotations: [],
+    };
     if (reasoning) message[reasoningField] = reasoning;
     const completionObject: ChatCompletion = {
       id,
@@ -932,14 +1081,7 @@ export class FakeOpenAI {
     sendJson(response, 200, completionObject, { ...baseHeaders(), ...reply.headers });
   }
 
-  private async answerSpeech(
-    body: Record<string, unknown>,
-    reply: SpeechReply,
-    record: FakeOpenAIRequest,
-    response: ServerResponse,
-    exchange: Exchange,
-    baseHeaders: () => Record<string, string>,
-  ): Promise<void> {
+  private async answerSpeech(reply: SpeechReply, { body, record, response, exchange, baseHeaders }: Answering): Promise<void> {
     const format = typeof body.response_format === 'string' ? body.response_format : 'mp3';
     const contentType = reply.contentType ?? SPEECH_CONTENT_TYPES[format];
     if (!contentType) {
@@ -950,7 +1092,9 @@ export class FakeOpenAI {
     }
     const duration = reply.durationMs ?? 50;
     // mp3, wav and pcm are real audio; opus, aac and flac get the WAV's bytes (not encoded) under their content type.
-    const audio = Buffer.from(reply.audio ?? (format === 'mp3' ? fakeMp3(duration) : format === 'pcm' ? fakePcm(duration) : fakeWav(duration)));
+    const audio = Buffer.from(
+      reply.audio ?? (format === 'mp3' ? fakeMp3(duration) : format === 'pcm' ? fakePcm(duration) : fakeWav(duration)),
+    );
     const pieces = Math.max(1, Math.min(reply.chunks ?? 1, audio.length));
     const size = Math.ceil(audio.length / pieces);
     const sse = body.stream_format === 'sse';
@@ -965,14 +1109,25 @@ export class FakeOpenAI {
       if (sse) {
         exchange.write('speech.audio.delta', { type: 'speech.audio.delta', audio: piece.toString('base64') }, false);
       } else {
-        this.written.push({ requestId: record.requestId, endpoint: 'audio.speech', event: 'audio', data: { bytes: piece.length }, at: performance.now(), hrtime: process.hrtime.bigint() });
+        this.written.push({
+          requestId: record.requestId,
+          endpoint: 'audio.speech',
+          event: 'audio',
+          data: { bytes: piece.length },
+          at: performance.now(),
+          hrtime: process.hrtime.bigint(),
+        });
         response.write(piece);
       }
     }
     if (sse) {
       const input = estimateTokens(body.input);
       const output = Math.ceil(audio.length / 320);
-      exchange.write('speech.audio.done', { type: 'speech.audio.done', usage: { input_tokens: input, output_tokens: output, total_tokens: input + output } }, false);
+      exchange.write(
+        'speech.audio.done',
+        { type: 'speech.audio.done', usage: { input_tokens: input, output_tokens: output, total_tokens: input + output } },
+        false,
+      );
     }
     response.end();
   }

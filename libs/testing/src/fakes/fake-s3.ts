@@ -31,7 +31,12 @@ export class FakeS3 {
 
   /** The files service's variables that point it at this server. */
   get env(): Record<string, string> {
-    return { S3_ENDPOINT: this.url, S3_BUCKET: this.bucket, S3_ACCESS_KEY_ID: this.accessKeyId, S3_SECRET_ACCESS_KEY: this.secretAccessKey };
+    return {
+      S3_ENDPOINT: this.url,
+      S3_BUCKET: this.bucket,
+      S3_ACCESS_KEY_ID: this.accessKeyId,
+      S3_SECRET_ACCESS_KEY: this.secretAccessKey,
+    };
   }
 
   async start(options: { createBucket?: boolean } = {}): Promise<{ url: string }> {

@@ -20,13 +20,18 @@ describe('FakeTwilio', () => {
     expect(message.status).toBe('queued');
     expect(message.accountSid).toBe(fake.accountSid);
     expect(message.dateCreated).toBeInstanceOf(Date);
-    expect(fake.messages()).toEqual([expect.objectContaining({ sid: message.sid, to: '+14155550123', from: '+15005550006', body: 'Your code is 123456' })]);
+    expect(fake.messages()).toEqual([
+      expect.objectContaining({ sid: message.sid, to: '+14155550123', from: '+15005550006', body: 'Your code is 123456' }),
+    ]);
   });
 
   it('refuses wrong credentials like Twilio (401, code 20003)', async () => {
     const intruder = twilio(fake.accountSid, 'not-the-token');
     intruder.api.baseUrl = fake.url;
-    await expect(intruder.messages.create({ to: '+14155550123', from: '+15005550006', body: 'x' })).rejects.toMatchObject({ status: 401, code: 20003 });
+    await expect(intruder.messages.create({ to: '+14155550123', from: '+15005550006', body: 'x' })).rejects.toMatchObject({
+      status: 401,
+      code: 20003,
+    });
     expect(fake.messages()).toEqual([]);
     expect(fake.requests()).toEqual([expect.objectContaining({ authenticated: false, status: 401 })]);
   });
@@ -37,7 +42,10 @@ describe('FakeTwilio', () => {
     const previous = fake.authToken;
     fake.rotateAuthToken();
     try {
-      await expect(old.messages.create({ to: '+14155550123', from: '+15005550006', body: 'x' })).rejects.toMatchObject({ status: 401, code: 20003 });
+      await expect(old.messages.create({ to: '+14155550123', from: '+15005550006', body: 'x' })).rejects.toMatchObject({
+        status: 401,
+        code: 20003,
+      });
     } finally {
       fake.rotateAuthToken(previous);
     }
@@ -51,13 +59,20 @@ describe('FakeTwilio', () => {
       message: "The 'To' number +15551234 is not a valid phone number.",
       moreInfo: 'https://www.twilio.com/docs/errors/21211',
     });
-    await expect(client.messages.create({ to: '+14155550123', from: '+15005550006', body: 'x' })).resolves.toMatchObject({ status: 'queued' });
+    await expect(client.messages.create({ to: '+14155550123', from: '+15005550006', body: 'x' })).resolves.toMatchObject({
+      status: 'queued',
+    });
   });
 
   it('computes X-Twilio-Signature as Twilio documents it, and the SDK validates it', () => {
     const url = 'https://example.com/api/v1/sms/twilio/inbound';
     const params = { From: '+14155550123', To: '+15005550006', Body: 'hello', MessageSid: 'SM0123' };
-    const data = url + Object.keys(params).sort().map((k) => k + params[k as keyof typeof params]).join('');
+    const data =
+      url +
+      Object.keys(params)
+        .sort()
+        .map((k) => k + params[k as keyof typeof params])
+        .join('');
     const expected = createHmac('sha1', fake.authToken).update(data).digest('base64');
     expect(fake.signature(url, params)).toBe(expected);
     expect(twilio.validateRequest(fake.authToken, expected, url, params)).toBe(true);

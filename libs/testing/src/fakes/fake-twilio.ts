@@ -74,6 +74,8 @@ export class FakeTwilio {
   private readonly sent: FakeTwilioMessage[] = [];
   private readonly received: FakeTwilioRequest[] = [];
   private readonly failures: FakeTwilioFailure[] = [];
+  private readonly listeners = new Set<(message: FakeTwilioMessage) => void>();
+  private readonly media = new Map<string, { bytes: Buffer; contentType: string }>();
 
   constructor(options: FakeTwilioOptions = {}) {
     this.accountSid = options.accountSid ?? `AC${randomBytes(16).toString('hex')}`;
@@ -117,6 +119,76 @@ export class FakeTwilio {
     return authToken;
   }
 
+  /** Calls `listener` with each message as it is accepted (the benchmark times replies by it); answers the unsubscribe. */
+  onMessage(listener: (message: FakeTwilioMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The messages accepted for one number, oldest first. */
+  messagesTo(to: string): FakeTwilioMessage[] {
+    return this.sent.filter((m) => m.to === to);
+  }
+
+  /**
+   * Posts an incoming text to the product's Messaging webhook as Twilio does: form-encoded, with the
+   * X-Twilio-Signature the SDK computes for `signedUrl` (PUBLIC_URL + path; by default the URL posted
+   * to). `signature` overrides it (a forged request); `messageSid` repeats one (Twilio's retry).
+   */
+  async sendInbound(
+    webhookUrl: string,
+    text: { from: string; to: string; body: string; messageSid?: string; mediaUrls?: string[]; signature?: string; signedUrl?: string },
+  ): Promise<{ status: number; body: string; contentType: string | null; messageSid: string }> {
+    const messageSid = text.messageSid ?? `SM${randomBytes(16).toString('hex')}`;
+    const params: Record<string, string> = {
+      MessageSid: messageSid,
+      SmsSid: messageSid,
+      AccountSid: this.accountSid,
+      From: text.from,
+      To: text.to,
+      Body: text.body,
+      NumMedia: String(text.mediaUrls?.length ?? 0),
+      NumSegments: '1',
+    };
+    text.mediaUrls?.forEach((url, i) => {
+      params[`MediaUrl${i}`] = url;
+      params[`MediaContentType${i}`] = 'image/png';
+    });
+    return { ...(await this.post(webhookUrl, params, text.signature, text.signedUrl)), messageSid };
+  }
+
+  /** Posts a delivery status callback for one of the messages it accepted (`delivered`, `undelivered`...). */
+  async sendStatus(
+    webhookUrl: string,
+    message: { sid: string; to: string; from: string },
+    status: string,
+    errorCode?: string,
+  ): Promise<{ status: number; body: string }> {
+    const params: Record<string, string> = {
+      MessageSid: message.sid,
+      SmsSid: message.sid,
+      AccountSid: this.accountSid,
+      From: message.from,
+      To: message.to,
+      MessageStatus: status,
+      SmsStatus: status,
+      ...(errorCode ? { ErrorCode: errorCode } : {}),
+    };
+    return this.post(webhookUrl, params);
+  }
+
+  private async post(url: string, params: Record<string, string>, signature?: string, signedUrl?: string) {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signature ?? this.signature(signedUrl ?? url, params),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    return { status: response.status, body: await response.text(), contentType: response.headers.get('content-type') };
+  }
+
   /** Forgets messages, requests and scripted failures. */
   reset(): void {
     this.sent.length = 0;
@@ -131,6 +203,16 @@ export class FakeTwilio {
    */
   signature(url: string, params: Record<string, string>): string {
     return twilio.getExpectedTwilioSignature(this.token, url, params);
+  }
+
+  /**
+   * Hosts a picture as Twilio hosts an incoming MMS's media: at its API origin, behind the
+   * account's Basic auth (as with "HTTP Basic Auth for media" on). Answers the MediaUrl to send.
+   */
+  hostMedia(bytes: Buffer, contentType = 'image/png'): string {
+    const path = `/2010-04-01/Accounts/${this.accountSid}/Messages/MM${randomBytes(16).toString('hex')}/Media/ME${randomBytes(16).toString('hex')}`;
+    this.media.set(path, { bytes, contentType });
+    return `${this.url}${path}`;
   }
 
   /** Whether a signature is the one Twilio would send (the SDK's own check). */
@@ -148,6 +230,13 @@ export class FakeTwilio {
       sendJson(response, status, payload, headers);
     };
 
+    const hosted = request.method === 'GET' ? this.media.get(path) : undefined;
+    if (hosted) {
+      this.received.push({ method: 'GET', path, params, authenticated, status: authenticated ? 200 : 401 });
+      if (!authenticated) return void sendJson(response, 401, twilioError(20003, 'Authenticate', 401));
+      response.writeHead(200, { 'content-type': hosted.contentType, 'content-length': String(hosted.bytes.length) });
+      return void response.end(hosted.bytes);
+    }
     const route = MESSAGES_PATH.exec(path);
     if (!route || request.method !== 'POST') {
       return answer(404, twilioError(20404, `The requested resource ${path} was not found`, 404));
@@ -178,7 +267,7 @@ export class FakeTwilio {
       status: 'queued',
       direction: 'outbound-api',
       num_segments: String(Math.max(1, Math.ceil((params.Body ?? '').length / 153))),
-      num_media: '0',
+      num_media: params.MediaUrl ? '1' : '0',
       error_code: null,
       error_message: null,
       price: null,
@@ -191,6 +280,7 @@ export class FakeTwilio {
       subresource_uris: { media: `${uri}/Media.json` },
     };
     this.sent.push(message);
+    for (const listener of this.listeners) listener(message);
     answer(201, message);
   }
 }

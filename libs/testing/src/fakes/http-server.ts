@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type RequestHandler = (request: IncomingMessage, response: ServerResponse, body: string) => void | Promise<void>;
+/** `body` is the request body as UTF-8 text; `bytes` the same body as it came (multipart uploads). */
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse, body: string, bytes: Buffer) => void | Promise<void>;
 
 /**
  * A plain HTTP server on 127.0.0.1 and a free port, for the fakes of the outside world.
@@ -26,9 +27,13 @@ export class LocalHttpServer {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         Promise.resolve()
-          .then(() => this.handler(request, response, Buffer.concat(chunks).toString('utf8')))
+          .then(() => {
+            const bytes = Buffer.concat(chunks);
+            return this.handler(request, response, bytes.toString('utf8'), bytes);
+          })
           .catch((error: unknown) => {
-            if (!response.headersSent) sendJson(response, 500, { error: 'fake_failure', message: error instanceof Error ? error.message : String(error) });
+            if (!response.headersSent)
+              sendJson(response, 500, { error: 'fake_failure', message: error instanceof Error ? error.message : String(error) });
             else response.end();
           });
       });

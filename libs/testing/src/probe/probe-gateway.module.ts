@@ -31,7 +31,10 @@ class ProbeController {
   @Post('echo')
   @HttpCode(200)
   echo(@Body() body: unknown, @Req() request: FastifyRequest) {
-    const data = z.object({ text: z.string().min(1).max(1000) }).strict().parse(body);
+    const data = z
+      .object({ text: z.string().min(1).max(1000) })
+      .strict()
+      .parse(body);
     return this.rpc.call(PROBE.echo, data, this.caller(request));
   }
 

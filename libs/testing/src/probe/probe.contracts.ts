@@ -14,7 +14,13 @@ export const PROBE = {
   }),
   fail: defineRpc({
     subject: 'probe.fail.run',
-    request: z.object({ kind: z.enum(['domain', 'unexpected']), status: z.number().int().min(400).max(599).optional(), detail: z.string().max(200).optional() }).strict(),
+    request: z
+      .object({
+        kind: z.enum(['domain', 'unexpected']),
+        status: z.number().int().min(400).max(599).optional(),
+        detail: z.string().max(200).optional(),
+      })
+      .strict(),
     response: z.object({}),
     description: 'Throws a domain error, or an unexpected one',
   }),
@@ -32,14 +38,19 @@ export const PROBE = {
   }),
   publish: defineRpc({
     subject: 'probe.event.publish',
-    request: z.object({ note: z.string().max(200), event_id: z.string().optional(), fail_times: z.number().int().min(0).max(5).default(0) }).strict(),
+    request: z
+      .object({ note: z.string().max(200), event_id: z.string().optional(), fail_times: z.number().int().min(0).max(5).default(0) })
+      .strict(),
     response: z.object({ event_id: z.string() }),
     description: 'Publishes a probe event',
   }),
   received: defineRpc({
     subject: 'probe.event.received',
     request: z.object({}).strict(),
-    response: z.object({ notes: z.array(z.object({ note: z.string(), event_id: z.string() })), attempts: z.record(z.string(), z.number()) }),
+    response: z.object({
+      notes: z.array(z.object({ note: z.string(), event_id: z.string() })),
+      attempts: z.record(z.string(), z.number()),
+    }),
     description: 'What the probe consumer has applied, and how many deliveries each event took',
   }),
   pinged: defineEvent({

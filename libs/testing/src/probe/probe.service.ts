@@ -7,22 +7,18 @@ import {
   RpcHandler,
   type EventInput,
   type RpcInput,
+  sqlMigration,
   type ServiceDefinition,
 } from '@app/platform';
 import { ERROR_CODES, STATUS_BY_CODE } from '@app/contracts';
 import { Observable } from 'rxjs';
-import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { PROBE } from './probe.contracts';
 
-class CreateProbeNotes1763700000001 implements MigrationInterface {
-  name = 'CreateProbeNotes1763700000001';
-  async up(runner: QueryRunner): Promise<void> {
-    await runner.query('CREATE TABLE probe_note (id serial PRIMARY KEY, note text NOT NULL, event_id text NOT NULL)');
-  }
-  async down(runner: QueryRunner): Promise<void> {
-    await runner.query('DROP TABLE probe_note');
-  }
-}
+const CreateProbeNotes1763700000001 = sqlMigration('CreateProbeNotes1763700000001', {
+  up: ['CREATE TABLE probe_note (id serial PRIMARY KEY, note text NOT NULL, event_id text NOT NULL)'],
+  down: ['DROP TABLE probe_note'],
+});
 
 @Injectable()
 class ProbeLogic {

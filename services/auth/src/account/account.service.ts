@@ -1,11 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { SERVICE_NAMES, type Caller } from '@app/contracts';
 import { USER_EVENTS } from '@app/contracts/events';
-import { AppLogger, DomainError, EventPublisher, SERVICE_CONFIG } from '@app/platform';
+import { AppLogger, DomainError, runPeriodically, SERVICE_CONFIG, type Periodic } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import type { AuthConfig } from '../config';
 import { SessionsService } from '../sessions/sessions.service';
-import { AuthStore } from '../store/auth-store';
+import { AuthStore, type AuthData, type AuthRepositories } from '../store/auth-store';
 
 /** The services that must confirm a purge before the account itself goes (auth goes last). */
 const OTHER_SERVICES = SERVICE_NAMES.filter((s) => s !== 'auth');
@@ -19,44 +19,46 @@ const REPUBLISH_AFTER_MS = 30_000;
  */
 @Injectable()
 export class AccountService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private sweeper?: NodeJS.Timeout;
+  private sweeper?: Periodic;
 
   constructor(
-    private readonly store: AuthStore,
+    @Inject(AuthStore) private readonly store: AuthData,
     private readonly sessions: SessionsService,
-    private readonly events: EventPublisher,
     private readonly logger: AppLogger,
     @Inject(SERVICE_CONFIG) private readonly config: AuthConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.sweeper = setInterval(() => void this.republishStale().catch((e: unknown) => this.logger.error(String(e), 'AccountDeletion')), REPUBLISH_AFTER_MS);
-    this.sweeper.unref();
+    this.sweeper = runPeriodically(() => this.republishStale(), REPUBLISH_AFTER_MS, this.logger, 'AccountDeletion');
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.sweeper);
+    this.sweeper?.stop();
   }
 
   async delete(caller: Caller) {
     if (!caller.user_id) throw DomainError.unauthorized();
     const userId = caller.user_id;
-    const deletionId = await this.store.transaction(async (repos) => {
+    // The deletion is recorded and every session ended in one transaction: from its commit on, no
+    // token of the user is accepted (the gateway asks the database when its cache does not know).
+    const { deletionId, ended } = await this.store.transaction(async (repos) => {
       const user = await repos.users.findForUpdate(userId);
       if (!user) throw DomainError.unauthorized();
+      const ended = await this.sessions.endAllOf(repos, userId);
       const open = await repos.deletions.openForUser(userId);
-      if (open) return open.id;
-      const id = randomUUID();
-      await repos.deletions.insert(id, userId, [...OTHER_SERVICES]);
-      await this.sessions.revokeAllOf(repos, userId);
-      return id;
+      const deletionId = open?.id ?? randomUUID();
+      if (!open) await repos.deletions.insert(deletionId, userId, [...OTHER_SERVICES]);
+      // Asked again while one is open: every service is told again.
+      await this.publish(repos, userId, deletionId);
+      return { deletionId, ended };
     });
-    await this.publish(userId, deletionId);
+    await this.sessions.announceEnded(ended);
     const deadline = Date.now() + this.config.ACCOUNT_DELETION_WAIT_MS;
     for (;;) {
       const deletion = await this.store.repos.deletions.find(deletionId);
       if (deletion?.completedAt) return { deletion_id: deletionId, status: 'deleted' as const, pending_services: [] };
-      if (Date.now() >= deadline) return { deletion_id: deletionId, status: 'pending' as const, pending_services: deletion?.pendingServices ?? [] };
+      if (Date.now() >= deadline)
+        return { deletion_id: deletionId, status: 'pending' as const, pending_services: deletion?.pendingServices ?? [] };
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -78,18 +80,29 @@ export class AccountService implements OnApplicationBootstrap, OnApplicationShut
     });
   }
 
-  private async publish(userId: string, deletionId: string): Promise<void> {
+  /** Written in the transaction that records (or repeats) the request: it is sent if and only if that commits. */
+  private async publish(repos: AuthRepositories, userId: string, deletionId: string): Promise<void> {
     // A new event id each time: consumers that already purged do it again harmlessly and confirm again.
-    await this.events.publish(USER_EVENTS.deleted, { user_id: userId, deletion_id: deletionId });
+    await repos.events.enqueue(USER_EVENTS.deleted, {
+      user_id: userId,
+      deletion_id: deletionId,
+      phone_number: (await repos.users.find(userId))?.phoneNumber ?? null,
+    });
   }
 
   private async republishStale(): Promise<void> {
     for (const deletion of await this.store.repos.deletions.stale(new Date(Date.now() - REPUBLISH_AFTER_MS))) {
       if (!deletion.userId) continue;
-      this.logger.warn({ msg: 'Deletion still waiting, asking again', deletion_id: deletion.id, pending: deletion.pendingServices }, 'AccountDeletion');
+      this.logger.warn(
+        { msg: 'Deletion still waiting, asking again', deletion_id: deletion.id, pending: deletion.pendingServices },
+        'AccountDeletion',
+      );
+      const userId = deletion.userId;
       deletion.lastPublishedAt = new Date();
-      await this.store.repos.deletions.save(deletion);
-      await this.publish(deletion.userId, deletion.id);
+      await this.store.transaction(async (repos) => {
+        await repos.deletions.save(deletion);
+        await this.publish(repos, userId, deletion.id);
+      });
     }
   }
 }

@@ -3,7 +3,7 @@ import { CampaignSchema, type Campaign } from '@app/contracts/auth';
 import { DomainError, SERVICE_CONFIG } from '@app/platform';
 import { z } from 'zod';
 import type { AuthConfig } from '../config';
-import { AuthStore } from '../store/auth-store';
+import { AuthStore, type AuthData } from '../store/auth-store';
 
 /** Campaign pages: from the database first, then from CAMPAIGNS_JSON. */
 @Injectable()
@@ -11,8 +11,8 @@ export class CampaignsService {
   private readonly configured: Map<string, Campaign>;
 
   constructor(
-    private readonly store: AuthStore,
-    @Inject(SERVICE_CONFIG) config: AuthConfig,
+    @Inject(AuthStore) private readonly store: AuthData,
+    @Inject(SERVICE_CONFIG) config: Pick<AuthConfig, 'CAMPAIGNS_JSON'>,
   ) {
     this.configured = new Map();
     if (config.CAMPAIGNS_JSON) {

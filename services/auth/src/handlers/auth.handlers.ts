@@ -5,7 +5,7 @@ import { EventHandler, RpcHandler, type EventInput, type RpcInput } from '@app/p
 import { AccountService } from '../account/account.service';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { InvitesService } from '../invites/invites.service';
-import { LoginService } from '../login/login.service';
+import { callerGuest, LoginService } from '../login/login.service';
 import { PhoneLoginService } from '../login/phone-login.service';
 import { ProviderLoginService } from '../login/providers/provider-login.service';
 import { SessionsService } from '../sessions/sessions.service';
@@ -48,26 +48,46 @@ export class AuthHandlers {
   }
 
   @RpcHandler(AUTH_RPC.verifyPhoneCode)
-  verifyPhoneCode({ caller, data }: RpcInput<typeof AUTH_RPC.verifyPhoneCode>) {
-    return this.phone.verifyCode(caller, data);
+  verifyPhoneCode({ data }: RpcInput<typeof AUTH_RPC.verifyPhoneCode>) {
+    return this.phone.verifyCode(data);
   }
 
   @RpcHandler(AUTH_RPC.loginGoogle)
   async loginGoogle({ caller, data }: RpcInput<typeof AUTH_RPC.loginGoogle>) {
     const profile = await this.providers.google(data);
-    return this.login.signIn(profile, { caller, client: data.client, inviteLinkId: data.invite_link_id, campaignName: data.campaign_name });
+    return this.login.signIn(profile, {
+      guest: callerGuest(caller),
+      client: data.client,
+      inviteLinkId: data.invite_link_id,
+      campaignName: data.campaign_name,
+    });
   }
 
   @RpcHandler(AUTH_RPC.loginApple)
   async loginApple({ caller, data }: RpcInput<typeof AUTH_RPC.loginApple>) {
     const profile = await this.providers.apple(data);
-    return this.login.signIn(profile, { caller, client: data.client, inviteLinkId: data.invite_link_id, campaignName: data.campaign_name });
+    return this.login.signIn(profile, {
+      guest: callerGuest(caller),
+      client: data.client,
+      inviteLinkId: data.invite_link_id,
+      campaignName: data.campaign_name,
+    });
   }
 
   @RpcHandler(AUTH_RPC.loginFirebase)
   async loginFirebase({ caller, data }: RpcInput<typeof AUTH_RPC.loginFirebase>) {
     const profile = await this.providers.firebase(data);
-    return this.login.signIn(profile, { caller, client: data.client, inviteLinkId: data.invite_link_id, campaignName: data.campaign_name });
+    return this.login.signIn(profile, {
+      guest: callerGuest(caller),
+      client: data.client,
+      inviteLinkId: data.invite_link_id,
+      campaignName: data.campaign_name,
+    });
+  }
+
+  @RpcHandler(AUTH_RPC.accountForPhone)
+  accountForPhone({ data }: RpcInput<typeof AUTH_RPC.accountForPhone>) {
+    return this.phone.accountForNumber(data.phone_number);
   }
 
   @RpcHandler(AUTH_RPC.me)
@@ -76,8 +96,13 @@ export class AuthHandlers {
   }
 
   @RpcHandler(AUTH_RPC.logout)
-  logout({ caller }: RpcInput<typeof AUTH_RPC.logout>) {
-    return this.sessions.logout(caller);
+  logout({ caller, data }: RpcInput<typeof AUTH_RPC.logout>) {
+    return this.sessions.logout(caller, data.all ?? false);
+  }
+
+  @RpcHandler(AUTH_RPC.sessionStatus)
+  sessionStatus({ data }: RpcInput<typeof AUTH_RPC.sessionStatus>) {
+    return this.sessions.status(data.session_id, data.user_id);
   }
 
   @RpcHandler(AUTH_RPC.onboardingAge)

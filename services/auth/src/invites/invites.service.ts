@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { INSIDER_CONFIG_RPC } from '@app/contracts/insider-config';
 import { DomainError, RpcClient } from '@app/platform';
 import { randomBytes } from 'node:crypto';
-import { AuthStore, type AuthRepositories } from '../store/auth-store';
+import { AuthStore, type AuthData, type AuthRepositories } from '../store/auth-store';
 import type { InviteEntity } from './invite.entity';
 
 export const INVITE_ERROR = 'This invite link is not valid any more. It may have expired or been used up.';
@@ -23,7 +23,7 @@ export function toInviteView(invite: InviteEntity) {
 @Injectable()
 export class InvitesService {
   constructor(
-    private readonly store: AuthStore,
+    @Inject(AuthStore) private readonly store: AuthData,
     private readonly rpc: RpcClient,
   ) {}
 

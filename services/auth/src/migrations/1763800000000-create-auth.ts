@@ -1,10 +1,8 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { dropTables, sqlMigration } from '@app/platform';
 
-export class CreateAuth1763800000000 implements MigrationInterface {
-  name = 'CreateAuth1763800000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE app_user (
+export const CreateAuth1763800000000 = sqlMigration('CreateAuth1763800000000', {
+  up: [
+    `CREATE TABLE app_user (
       id uuid PRIMARY KEY,
       name text,
       email text,
@@ -16,17 +14,17 @@ export class CreateAuth1763800000000 implements MigrationInterface {
       campaign_name text,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query(`CREATE TABLE identity (
+    )`,
+    `CREATE TABLE identity (
       provider text NOT NULL,
       subject text NOT NULL,
       user_id uuid NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,
       email text,
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (provider, subject)
-    )`);
-    await q.query('CREATE INDEX identity_user_idx ON identity (user_id)');
-    await q.query(`CREATE TABLE session (
+    )`,
+    'CREATE INDEX identity_user_idx ON identity (user_id)',
+    `CREATE TABLE session (
       id uuid PRIMARY KEY,
       user_id uuid NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,
       created_at timestamptz NOT NULL DEFAULT now(),
@@ -34,9 +32,9 @@ export class CreateAuth1763800000000 implements MigrationInterface {
       revoked_at timestamptz,
       ip text,
       user_agent text
-    )`);
-    await q.query('CREATE INDEX session_user_idx ON session (user_id)');
-    await q.query(`CREATE TABLE phone_code (
+    )`,
+    'CREATE INDEX session_user_idx ON session (user_id)',
+    `CREATE TABLE phone_code (
       id uuid PRIMARY KEY,
       phone_number text NOT NULL,
       code_hash text NOT NULL,
@@ -45,9 +43,9 @@ export class CreateAuth1763800000000 implements MigrationInterface {
       consumed_at timestamptz,
       guest_user_id uuid,
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query('CREATE INDEX phone_code_number_idx ON phone_code (phone_number, created_at DESC)');
-    await q.query(`CREATE TABLE invite_link (
+    )`,
+    'CREATE INDEX phone_code_number_idx ON phone_code (phone_number, created_at DESC)',
+    `CREATE TABLE invite_link (
       id text PRIMARY KEY,
       created_by uuid NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,
       group_id text,
@@ -55,41 +53,50 @@ export class CreateAuth1763800000000 implements MigrationInterface {
       uses int NOT NULL DEFAULT 0 CHECK (uses >= 0),
       expires_at timestamptz NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query(`CREATE TABLE invite_redemption (
+    )`,
+    `CREATE TABLE invite_redemption (
       invite_id text NOT NULL REFERENCES invite_link(id) ON DELETE CASCADE,
       user_id uuid NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,
       redeemed_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (invite_id, user_id)
-    )`);
-    await q.query(`CREATE TABLE campaign (
+    )`,
+    `CREATE TABLE campaign (
       campaign_name text PRIMARY KEY,
       title text NOT NULL,
       text text NOT NULL,
       starter_prompts jsonb NOT NULL DEFAULT '[]',
       active boolean NOT NULL DEFAULT true
-    )`);
-    await q.query(`CREATE TABLE account_deletion (
+    )`,
+    `CREATE TABLE account_deletion (
       id uuid PRIMARY KEY,
       user_id uuid,
       pending_services text[] NOT NULL,
       requested_at timestamptz NOT NULL DEFAULT now(),
       last_published_at timestamptz NOT NULL DEFAULT now(),
       completed_at timestamptz
-    )`);
-    await q.query(`CREATE TABLE signing_key (
+    )`,
+    `CREATE TABLE signing_key (
       kid text PRIMARY KEY,
       private_jwk jsonb NOT NULL,
       public_jwk jsonb NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now(),
       retired_at timestamptz
-    )`);
-    await q.query('CREATE TABLE auth_secret (name text PRIMARY KEY, value text NOT NULL)');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    for (const table of ['auth_secret', 'signing_key', 'account_deletion', 'campaign', 'invite_redemption', 'invite_link', 'phone_code', 'session', 'identity', 'app_user']) {
-      await q.query(`DROP TABLE IF EXISTS ${table}`);
-    }
-  }
-}
+    )`,
+    'CREATE TABLE auth_secret (name text PRIMARY KEY, value text NOT NULL)',
+  ],
+  down: dropTables(
+    [
+      'auth_secret',
+      'signing_key',
+      'account_deletion',
+      'campaign',
+      'invite_redemption',
+      'invite_link',
+      'phone_code',
+      'session',
+      'identity',
+      'app_user',
+    ],
+    { ifExists: true },
+  ),
+});

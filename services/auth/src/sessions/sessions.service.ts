@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
-import { revokedSessionKey } from '@app/contracts/auth';
-import { KEY_VALUE_STORE, SERVICE_CONFIG, type KeyValueStore } from '@app/platform';
+import { SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
+import { AppLogger, KEY_VALUE_STORE, SERVICE_CONFIG, type KeyValueStore } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import type { AuthConfig } from '../config';
-import { AuthStore, type AuthRepositories } from '../store/auth-store';
+import { AuthStore, type AuthData, type AuthRepositories } from '../store/auth-store';
 import type { SessionEntity } from './session.entity';
 
 export interface ClientInfo {
@@ -12,16 +12,24 @@ export interface ClientInfo {
   user_agent: string | null;
 }
 
-/** Sessions: opened at sign-in, ended at logout or deletion, at once for every gateway. */
+/** A session that a committed transaction ended: what the cache mark needs. */
+export type EndedSession = Pick<SessionEntity, 'id' | 'expiresAt'>;
+
+/**
+ * Sessions: opened at sign-in, ended at logout or deletion. The database is the source of truth
+ * (`revoked_at`); the shared cache only speeds the gateway up: an ended session is marked there at
+ * once, and the gateway asks `status` whenever its cache does not know a session.
+ */
 @Injectable()
 export class SessionsService {
   constructor(
-    private readonly store: AuthStore,
+    @Inject(AuthStore) private readonly store: AuthData,
     @Inject(KEY_VALUE_STORE) private readonly kv: KeyValueStore,
-    @Inject(SERVICE_CONFIG) private readonly config: AuthConfig,
+    @Inject(SERVICE_CONFIG) private readonly config: Pick<AuthConfig, 'AUTH_TOKEN_TTL_SECONDS'>,
+    private readonly logger: AppLogger,
   ) {}
 
-  async open(repos: AuthRepositories, userId: string, client: ClientInfo): Promise<Pick<SessionEntity, 'id' | 'expiresAt'>> {
+  async open(repos: AuthRepositories, userId: string, client: ClientInfo): Promise<EndedSession> {
     const session = {
       id: randomUUID(),
       userId,
@@ -33,30 +41,52 @@ export class SessionsService {
     return session;
   }
 
-  /** Ends sessions in the database and marks them in the shared cache the gateway reads. */
-  async revoke(repos: AuthRepositories, sessions: Pick<SessionEntity, 'id' | 'expiresAt'>[]): Promise<void> {
+  /** Ends sessions in the database, inside the caller's transaction; hand the result to `announceEnded` once committed. */
+  async end(repos: AuthRepositories, sessions: EndedSession[]): Promise<EndedSession[]> {
     await repos.sessions.revoke(sessions.map((s) => s.id));
-    await Promise.all(
-      sessions.map((s) => {
-        const ttl = Math.max(1, Math.ceil((s.expiresAt.getTime() - Date.now()) / 1000));
-        return this.kv.set(revokedSessionKey(s.id), '1', ttl);
-      }),
-    );
+    return sessions;
   }
 
-  /** Logout: the caller's own session ends. */
-  async logout(caller: Caller): Promise<{ logged_out: true }> {
+  /** Ends every live session of a user (logout everywhere, deletion, a guest merged or turned into an account). */
+  async endAllOf(repos: AuthRepositories, userId: string): Promise<EndedSession[]> {
+    return this.end(repos, await repos.sessions.active(userId));
+  }
+
+  /**
+   * After the commit: marks the ended sessions in the shared cache, overwriting a cached "active".
+   * Should the cache fail, the database still says ended, and the gateway's short-lived "active"
+   * entries run out within its cache time.
+   */
+  async announceEnded(sessions: EndedSession[]): Promise<void> {
+    const now = Date.now();
+    const results = await Promise.allSettled(
+      sessions.map((s) =>
+        this.kv.set(sessionStateKey(s.id), SESSION_STATE.ended, Math.max(1, Math.ceil((s.expiresAt.getTime() - now) / 1000))),
+      ),
+    );
+    const failed = results.filter((r) => r.status === 'rejected').length;
+    if (failed) this.logger.warn({ msg: 'Ended sessions not marked in the cache (the database has them)', failed }, 'Sessions');
+  }
+
+  /** Logout: the caller's own session ends, or with `all` every session of the caller's account. */
+  async logout(caller: Caller, all = false): Promise<{ logged_out: true }> {
     const { session_id: sessionId, user_id: userId } = caller;
     if (sessionId && userId) {
-      await this.store.transaction(async (repos) => {
+      const ended = await this.store.transaction(async (repos) => {
+        if (all) return this.endAllOf(repos, userId);
         const session = await repos.sessions.find(sessionId);
-        if (session?.userId === userId) await this.revoke(repos, [session]);
+        return session?.userId === userId ? this.end(repos, [session]) : [];
       });
+      await this.announceEnded(ended);
     }
     return { logged_out: true };
   }
 
-  async revokeAllOf(repos: AuthRepositories, userId: string): Promise<void> {
-    await this.revoke(repos, await repos.sessions.active(userId));
+  /** The gateway's question when its cache does not know a session. */
+  async status(sessionId: string, userId: string, now = new Date()): Promise<{ active: boolean }> {
+    const state = await this.store.repos.sessions.state(sessionId);
+    const active =
+      state !== null && state.userId === userId && state.revokedAt === null && state.expiresAt.getTime() > now.getTime() && !state.deleting;
+    return { active };
   }
 }

@@ -6,6 +6,7 @@ export class SigningKeyEntity {
   @PrimaryColumn('text')
   kid!: string;
 
+  /** As stored: sealed (AES-256-GCM, see KeyEnvelope) when a key encryption key is configured, else the JWK. */
   @Column({ name: 'private_jwk', type: 'jsonb' })
   privateJwk!: Record<string, unknown>;
 
@@ -25,6 +26,7 @@ export class AuthSecretEntity {
   @PrimaryColumn('text')
   name!: string;
 
+  /** As stored: `sealed:A256GCM:...` when a key encryption key is configured, else the secret. */
   @Column('text')
   value!: string;
 }

@@ -1,8 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { SERVICE_CONFIG } from '@app/platform';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { AppLogger, SERVICE_CONFIG } from '@app/platform';
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import type { AuthConfig } from '../config';
-import { AuthStore } from '../store/auth-store';
+import { AuthStore, type AuthData } from '../store/auth-store';
+import { KeyEnvelope } from './key-envelope';
+import { sealStoredKeyMaterial } from './signing-keys.repository';
 
 export const TOKEN_ALGORITHM = 'ES256';
 
@@ -13,13 +16,26 @@ const loadJose = (): Promise<Jose> => (joseModule ??= import('jose'));
 
 /** Issues access tokens (ES256 JWTs) and publishes the public keys to check them with. */
 @Injectable()
-export class TokenService {
-  private signer?: Promise<{ kid: string; key: import("node:crypto").webcrypto.CryptoKey }>;
+export class TokenService implements OnApplicationBootstrap {
+  private signer?: Promise<{ kid: string; key: import('node:crypto').webcrypto.CryptoKey }>;
 
   constructor(
-    private readonly store: AuthStore,
-    @Inject(SERVICE_CONFIG) private readonly config: AuthConfig,
+    @Inject(AuthStore) private readonly store: AuthData,
+    @Inject(SERVICE_CONFIG) private readonly config: Pick<AuthConfig, 'AUTH_TOKEN_ISSUER' | 'AUTH_TOKEN_AUDIENCE'>,
+    private readonly logger: AppLogger,
+    private readonly envelope: KeyEnvelope,
+    private readonly dataSource: DataSource,
   ) {}
+
+  /**
+   * At boot: the key encryption key is there when it must be, every stored private key and secret
+   * opens with it (else the service does not start, rather than failing every sign-in), and what
+   * was stored in plaintext before is sealed now.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    const sealed = await sealStoredKeyMaterial(this.dataSource, this.envelope);
+    if (sealed > 0) this.logger.log(`Encrypted ${sealed} signing key(s) and secret(s) stored before encryption at rest`, 'KeyEnvelope');
+  }
 
   async issue(claims: { userId: string; sessionId: string; isAnon: boolean; expiresAt: Date }): Promise<string> {
     const jose = await loadJose();
@@ -46,7 +62,7 @@ export class TokenService {
     };
   }
 
-  private activeSigner(): Promise<{ kid: string; key: import("node:crypto").webcrypto.CryptoKey }> {
+  private activeSigner(): Promise<{ kid: string; key: import('node:crypto').webcrypto.CryptoKey }> {
     this.signer ??= (async () => {
       const jose = await loadJose();
       const row = await this.store.keys.activeOrCreate(async () => {
@@ -57,7 +73,7 @@ export class TokenService {
           publicJwk: (await jose.exportJWK(publicKey)) as Record<string, unknown>,
         };
       });
-      return { kid: row.kid, key: (await jose.importJWK(row.privateJwk, TOKEN_ALGORITHM)) as import("node:crypto").webcrypto.CryptoKey };
+      return { kid: row.kid, key: (await jose.importJWK(row.privateJwk, TOKEN_ALGORITHM)) as import('node:crypto').webcrypto.CryptoKey };
     })().catch((error: unknown) => {
       this.signer = undefined;
       throw error;

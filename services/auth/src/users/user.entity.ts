@@ -36,3 +36,17 @@ export class UserEntity {
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }
+
+/** A user not saved yet: a new account's defaults (not registered, not onboarded, nothing known of them) under `fields`. */
+export function newUser(fields: Partial<UserEntity> & Pick<UserEntity, 'id' | 'isAnon'>): UserEntity {
+  return Object.assign(new UserEntity(), {
+    registered: false,
+    onboardingDone: false,
+    name: null,
+    email: null,
+    phoneNumber: null,
+    adultConfirmedAt: null,
+    campaignName: null,
+    ...fields,
+  });
+}

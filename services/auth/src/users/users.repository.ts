@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { IdentityEntity, type IdentityProvider } from './identity.entity';
-import { UserEntity } from './user.entity';
+import { newUser, UserEntity } from './user.entity';
 
 export class UsersRepository {
   constructor(private readonly manager: EntityManager) {}
@@ -23,7 +23,7 @@ export class UsersRepository {
   }
 
   create(fields: Partial<UserEntity> & Pick<UserEntity, 'id' | 'isAnon'>): UserEntity {
-    return this.manager.create(UserEntity, { registered: false, onboardingDone: false, name: null, email: null, phoneNumber: null, adultConfirmedAt: null, campaignName: null, ...fields });
+    return newUser(fields);
   }
 
   async delete(id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { User } from '@app/contracts/auth';
 import { PRODUCT_CONSTANTS, type Caller } from '@app/contracts';
-import { DomainError } from '@app/platform';
+import { DomainError, userIdOf } from '@app/platform';
 import { AuthStore } from '../store/auth-store';
 import type { UserEntity } from './user.entity';
 
@@ -37,7 +37,7 @@ export class UsersService {
 
   async confirmAge(caller: Caller, birthDate: string): Promise<User> {
     const age = ageOn(birthDate);
-    if (age < 0 || age > 130) throw DomainError.badRequest('birth_date: this date of birth is not possible');
+    if (age < 0 || age > 130) throw DomainError.badRequest('This date of birth is not possible. Check the year.');
     return this.update(caller, (user) => {
       if (age < PRODUCT_CONSTANTS.minimumAge) {
         throw DomainError.forbidden(`You must be ${PRODUCT_CONSTANTS.minimumAge} or older to use the assistant.`);
@@ -64,7 +64,7 @@ export class UsersService {
   private async update(caller: Caller, change: (user: UserEntity) => void): Promise<User> {
     if (caller.is_anon) throw DomainError.forbidden('Sign in to continue.');
     return this.store.transaction(async (repos) => {
-      const user = await repos.users.findForUpdate(this.userIdOf(caller));
+      const user = await repos.users.findForUpdate(userIdOf(caller));
       if (!user) throw DomainError.unauthorized();
       change(user);
       return toUserView(await repos.users.save(user));
@@ -72,13 +72,8 @@ export class UsersService {
   }
 
   private async requireUser(caller: Caller): Promise<UserEntity> {
-    const user = await this.store.repos.users.find(this.userIdOf(caller));
+    const user = await this.store.repos.users.find(userIdOf(caller));
     if (!user) throw DomainError.unauthorized();
     return user;
-  }
-
-  private userIdOf(caller: Caller): string {
-    if (!caller.user_id) throw DomainError.unauthorized();
-    return caller.user_id;
   }
 }

@@ -1,13 +1,42 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, IsNull } from 'typeorm';
+import { toSafeJson, toSafeText, type PayloadOf } from '@app/contracts';
+import { CHAT_EVENTS } from '@app/contracts/chat';
+import { applyOnce, lockLivingUser, Outbox } from '@app/platform';
+import { DataSource, In, IsNull, Not, type EntityManager } from 'typeorm';
 import { MessageEntity } from '../messages/message.entity';
 import { ShareEntity } from '../shares/share.entity';
 import { ConversationEntity } from './conversation.entity';
 
+export type ExchangeCompleted = PayloadOf<typeof CHAT_EVENTS.exchangeCompleted>;
+
+/** A reply still being written is nobody's to read yet: reads see it once it is stored for good. */
+const WRITTEN = Not('streaming' as const);
+
+/** The consumer name under which titling records the exchange events it applied. */
+const TITLE_CONSUMER = 'chat-title';
+
+interface ConversationRow {
+  id: string;
+  user_id: string;
+  title: string | null;
+  last_message_at: Date | null;
+  last_active_message_id: string | null;
+  is_commercial: boolean;
+  is_shared: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A message's first seven columns, in the order every INSERT INTO message here lists them. */
+const authorship = (m: MessageEntity) => [m.id, m.chatId, m.userId, m.sender, m.authorUserId, m.expertId, m.expertName];
+
 /** The only place that touches the chat schema. Every read is scoped by the owner. */
 @Injectable()
 export class ChatRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+  ) {}
 
   private get conversations() {
     return this.dataSource.getRepository(ConversationEntity);
@@ -28,16 +57,59 @@ export class ChatRepository {
       .getMany();
   }
 
-  findConversation(userId: string, id: string): Promise<ConversationEntity | null> {
-    return this.conversations.findOne({ where: { id, userId } });
+  /** On every reply's path: a plain query (TypeORM's find costs more CPU than the round trip). */
+  async findConversation(userId: string, id: string): Promise<ConversationEntity | null> {
+    const rows: ConversationRow[] = await this.dataSource.query(
+      'SELECT id, user_id, title, last_message_at, last_active_message_id, is_commercial, is_shared, created_at, updated_at FROM conversation WHERE id = $1 AND user_id = $2',
+      [id, userId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return this.conversations.create({
+      id: row.id,
+      userId: row.user_id,
+      title: row.title,
+      lastMessageAt: row.last_message_at,
+      lastActiveMessageId: row.last_active_message_id,
+      isCommercial: row.is_commercial,
+      isShared: row.is_shared,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    });
   }
 
   saveConversation(conversation: ConversationEntity): Promise<ConversationEntity> {
     return this.conversations.save(conversation);
   }
 
-  newConversation(fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'>): ConversationEntity {
-    return this.conversations.create({ ...fields, lastMessageAt: null, lastActiveMessageId: null, isCommercial: false });
+  /** A new conversation, refused when its owner's account was deleted meanwhile. */
+  createConversation(conversation: ConversationEntity): Promise<ConversationEntity> {
+    return this.dataSource.transaction(async (manager) => {
+      await lockLivingUser(manager, conversation.userId);
+      return manager.save(ConversationEntity, conversation);
+    });
+  }
+
+  /** Whether the user's conversation exists and has no title. */
+  async isUntitled(userId: string, chatId: string): Promise<boolean> {
+    return this.conversations.exists({ where: { id: chatId, userId, title: IsNull() } });
+  }
+
+  /**
+   * Gives an untitled conversation its title, once per event: false when this event was applied
+   * already, or the conversation is gone or has a title meanwhile (the user's own wins).
+   */
+  async titleOnce(eventId: string, userId: string, chatId: string, title: string): Promise<boolean> {
+    let titled = false;
+    await applyOnce(this.dataSource, TITLE_CONSUMER, eventId, async (manager) => {
+      const result = await manager.update(ConversationEntity, { id: chatId, userId, title: IsNull() }, { title: toSafeText(title) });
+      titled = (result.affected ?? 0) > 0;
+    });
+    return titled;
+  }
+
+  newConversation(fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & { isShared?: boolean }): ConversationEntity {
+    return this.conversations.create({ isShared: false, ...fields, lastMessageAt: null, lastActiveMessageId: null, isCommercial: false });
   }
 
   async deleteConversation(userId: string, id: string): Promise<boolean> {
@@ -46,58 +118,159 @@ export class ChatRepository {
   }
 
   findMessage(userId: string, id: string): Promise<MessageEntity | null> {
-    return this.messages.findOne({ where: { id, userId } });
+    return this.messages.findOne({ where: { id, userId, status: WRITTEN } });
+  }
+
+  /** The conversation of one of the user's messages, a reply still being written included; null when not theirs. */
+  async chatOfMessage(userId: string, id: string): Promise<string | null> {
+    const message = await this.messages.findOne({ where: { id, userId }, select: { id: true, chatId: true } });
+    return message?.chatId ?? null;
   }
 
   chatMessages(chatId: string): Promise<MessageEntity[]> {
-    return this.messages.find({ where: { chatId }, order: { createdAt: 'ASC' } });
+    return this.messages.find({ where: { chatId, status: WRITTEN }, order: { createdAt: 'ASC' } });
   }
 
   visibleMessages(userId: string, chatIds?: string[]): Promise<MessageEntity[]> {
     return this.messages.find({
-      where: { userId, hidden: false, ...(chatIds ? { chatId: In(chatIds) } : {}) },
+      where: { userId, hidden: false, status: WRITTEN, ...(chatIds ? { chatId: In(chatIds) } : {}) },
       order: { createdAt: 'ASC' },
     });
   }
 
-  newMessage(fields: Omit<MessageEntity, 'createdAt' | 'feedback' | 'hidden' | 'status'> & Partial<Pick<MessageEntity, 'status'>>): MessageEntity {
-    return this.messages.create({ feedback: null, hidden: false, status: 'complete', ...fields });
+  newMessage(
+    fields: Omit<MessageEntity, 'createdAt' | 'feedback' | 'hidden' | 'status' | 'leaseExpiresAt'> & Partial<Pick<MessageEntity, 'status'>>,
+  ): MessageEntity {
+    return this.messages.create({ feedback: null, hidden: false, status: 'complete', leaseExpiresAt: null, ...fields });
   }
 
   saveMessage(message: MessageEntity): Promise<MessageEntity> {
     return this.messages.save(message);
   }
 
-  /** Writes a finished (or cut) reply and moves the conversation to it, in one transaction. */
-  async finishReply(reply: MessageEntity, conversationId: string, title: string | null): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await manager.save(MessageEntity, reply);
-      await manager.update(
-        ConversationEntity,
-        { id: conversationId },
-        { lastActiveMessageId: reply.id, lastMessageAt: new Date(), ...(title ? { title } : {}) },
-      );
-    });
+  /**
+   * Stores a reply as it starts, `streaming` and leased to this process for `leaseMs` (by the
+   * database's clock, which every replica shares). Returns it with its creation time.
+   */
+  startReply(reply: MessageEntity, leaseMs: number): Promise<MessageEntity> {
+    return this.insertReply(this.dataSource.manager, reply, leaseMs);
   }
 
-  /** A new message and the conversation pointing at it, in one transaction. */
-  async addMessage(message: MessageEntity, conversationId: string): Promise<MessageEntity> {
+  private async insertReply(manager: EntityManager, reply: MessageEntity, leaseMs: number): Promise<MessageEntity> {
+    const [row]: { created_at: Date }[] = await manager.query(
+      // clock_timestamp(): after its user message even when both are written in one transaction.
+      `INSERT INTO message (id, chat_id, user_id, sender, author_user_id, expert_id, expert_name, content, previous_message_id, metadata, status, lease_expires_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, 'streaming', clock_timestamp() + make_interval(secs => $11), clock_timestamp())
+       RETURNING created_at`,
+      [...authorship(reply), toSafeText(reply.content), reply.previousMessageId, toSafeJson(reply.metadata), leaseMs / 1000],
+    );
+    return this.messages.create({ ...reply, status: 'streaming', createdAt: row.created_at });
+  }
+
+  /** What a reply being written has so far, and its lease renewed; nothing once it is no longer `streaming`. */
+  async checkpointReply(id: string, content: string, metadata: Record<string, unknown>, leaseMs: number): Promise<void> {
+    await this.dataSource.query(
+      "UPDATE message SET content = $2, metadata = $3::jsonb, lease_expires_at = now() + make_interval(secs => $4) WHERE id = $1 AND status = 'streaming'",
+      [id, toSafeText(content), toSafeJson(metadata), leaseMs / 1000],
+    );
+  }
+
+  /**
+   * Writes a finished (or cut) reply over its `streaming` row, moves the conversation to it and, for
+   * a complete exchange, enqueues `events.chat.exchange.completed` (one event id per reply), all in
+   * one transaction. False when the row is gone (its conversation or account deleted meanwhile).
+   */
+  async finishReply(reply: MessageEntity, conversationId: string, exchange: ExchangeCompleted | null): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const saved = await manager.save(MessageEntity, message);
-      await manager.update(ConversationEntity, { id: conversationId }, { lastActiveMessageId: saved.id, lastMessageAt: saved.createdAt });
-      return saved;
+      const [, written]: [unknown, number] = await manager.query(
+        'UPDATE message SET content = $2, status = $3, metadata = $4::jsonb, lease_expires_at = NULL WHERE id = $1',
+        [reply.id, toSafeText(reply.content), reply.status, toSafeJson(reply.metadata)],
+      );
+      if (!written) return false;
+      await manager.update(ConversationEntity, { id: conversationId }, { lastActiveMessageId: reply.id, lastMessageAt: new Date() });
+      if (exchange) {
+        const event = { ...exchange, assistant_text: toSafeText(exchange.assistant_text) };
+        await this.outbox.enqueue(manager, CHAT_EVENTS.exchangeCompleted, event, { eventId: `exchange:${reply.id}` });
+      }
+      return true;
     });
   }
 
-  /** Replies left "streaming" by a process that stopped: they are what was stored, cut short. */
-  async markAbandoned(olderThan: Date): Promise<number> {
-    const result = await this.messages
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'incomplete', metadata: () => `metadata || '{"incomplete": true}'::jsonb` })
-      .where('status = :status AND created_at < :olderThan', { status: 'streaming', olderThan })
-      .execute();
-    return result.affected ?? 0;
+  /**
+   * A new user message, the conversation pointing at it and its reply started (`streaming`, see
+   * `startReply`), in one transaction: there is no instant at which the message has no reply row.
+   */
+  async addMessageWithReply(
+    message: MessageEntity,
+    reply: MessageEntity,
+    conversationId: string,
+    leaseMs: number,
+  ): Promise<{ message: MessageEntity; reply: MessageEntity }> {
+    return this.dataSource.transaction(async (manager) => {
+      await lockLivingUser(manager, message.userId);
+      // One statement (one round trip) for the three writes; the reply's clock_timestamp() is after the message's now().
+      const [row]: { message_at: Date; reply_at: Date }[] = await manager.query(
+        `WITH added AS (
+           INSERT INTO message (id, chat_id, user_id, sender, author_user_id, expert_id, expert_name, content, previous_message_id, metadata, status, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, now())
+           RETURNING created_at
+         ), moved AS (
+           UPDATE conversation SET last_active_message_id = $1, last_message_at = added.created_at, updated_at = now()
+           FROM added WHERE conversation.id = $12
+         ), reply AS (
+           INSERT INTO message (id, chat_id, user_id, sender, author_user_id, expert_id, expert_name, content, previous_message_id, metadata, status, lease_expires_at, created_at)
+           SELECT $13, $14, $15, $16, $17, $18, $19, $20, $1, $21::jsonb, 'streaming', clock_timestamp() + make_interval(secs => $22), clock_timestamp()
+           FROM added
+           RETURNING created_at
+         )
+         SELECT added.created_at AS message_at, reply.created_at AS reply_at FROM added, reply`,
+        [
+          ...authorship(message),
+          message.content,
+          message.previousMessageId,
+          JSON.stringify(message.metadata),
+          message.status,
+          conversationId,
+          ...authorship(reply),
+          toSafeText(reply.content),
+          toSafeJson(reply.metadata),
+          leaseMs / 1000,
+        ],
+      );
+      return {
+        message: this.messages.create({ ...message, createdAt: row.message_at }),
+        reply: this.messages.create({ ...reply, previousMessageId: message.id, status: 'streaming', createdAt: row.reply_at }),
+      };
+    });
+  }
+
+  /**
+   * Replies whose process stopped renewing their lease (it crashed or was killed) become what was
+   * checkpointed, cut short; the conversation moves to the reply if it still shows that exchange
+   * (its user message or another reply to it). Safe from several replicas at once (SKIP LOCKED).
+   * Returns how many were recovered.
+   */
+  async recoverAbandonedReplies(limit = 500): Promise<number> {
+    const [row]: { recovered: number }[] = await this.dataSource.query(
+      `WITH stale AS (
+         SELECT id FROM message WHERE status = 'streaming' AND lease_expires_at < now()
+         ORDER BY lease_expires_at LIMIT $1 FOR UPDATE SKIP LOCKED
+       ), cut AS (
+         UPDATE message m SET status = 'incomplete', lease_expires_at = NULL, metadata = m.metadata || '{"incomplete": true}'::jsonb
+         FROM stale WHERE m.id = stale.id
+         RETURNING m.id, m.chat_id, m.previous_message_id
+       ), moved AS (
+         UPDATE conversation c SET last_active_message_id = cut.id, last_message_at = now()
+         FROM cut
+         WHERE c.id = cut.chat_id
+           AND (c.last_active_message_id = cut.previous_message_id
+             OR c.last_active_message_id IN (SELECT s.id FROM message s WHERE s.previous_message_id = cut.previous_message_id))
+         RETURNING c.id
+       )
+       SELECT (SELECT count(*) FROM cut)::int AS recovered, (SELECT count(*) FROM moved)::int AS moved`,
+      [limit],
+    );
+    return row?.recovered ?? 0;
   }
 
   findShare(id: string): Promise<ShareEntity | null> {
@@ -117,3 +290,6 @@ export class ChatRepository {
     return result.affected ?? 0;
   }
 }
+
+/** What the classes using the chat schema see of it (its public face: a unit test gives them a fake). */
+export type ChatStore = { [K in keyof ChatRepository]: ChatRepository[K] };

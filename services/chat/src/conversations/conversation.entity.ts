@@ -20,6 +20,10 @@ export class ConversationEntity {
   @Column({ name: 'is_commercial', type: 'boolean', default: false })
   isCommercial!: boolean;
 
+  /** Written in by several people (an SMS group): no one's memories are used, nothing is learnt. */
+  @Column({ name: 'is_shared', type: 'boolean', default: false })
+  isShared!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

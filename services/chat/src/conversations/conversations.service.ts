@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { SENDER_ASSISTANT } from '@app/contracts/chat';
 import { DomainError } from '@app/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ChatRepository } from './chat.repository';
+import { ChatRepository, type ChatStore } from './chat.repository';
 import { activeHistory, toConversationView, toMessageView, toSharedMessageView } from './views';
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found';
@@ -22,7 +22,7 @@ export function ownerOf(caller: Caller): string {
  */
 @Injectable()
 export class ConversationsService {
-  constructor(private readonly repo: ChatRepository) {}
+  constructor(@Inject(ChatRepository) private readonly repo: ChatStore) {}
 
   async list(caller: Caller) {
     return (await this.repo.listConversations(ownerOf(caller))).map(toConversationView);
@@ -34,9 +34,15 @@ export class ConversationsService {
     return { ...toConversationView(conversation), messages: messages.filter((m) => !m.hidden).map(toMessageView) };
   }
 
-  async create(caller: Caller, title: string | null | undefined) {
-    const conversation = this.repo.newConversation({ id: randomUUID(), userId: ownerOf(caller), title: title?.trim() || null });
-    return toConversationView(await this.repo.saveConversation(conversation));
+  /** A new conversation; `shared` (for the sms service's groups only: not an HTTP field) uses and learns no memories. */
+  async create(caller: Caller, title: string | null | undefined, shared = false) {
+    const conversation = this.repo.newConversation({
+      id: randomUUID(),
+      userId: ownerOf(caller),
+      title: title?.trim() || null,
+      isShared: shared,
+    });
+    return toConversationView(await this.repo.createConversation(conversation));
   }
 
   async update(caller: Caller, input: { chat_id: string; conversation_title?: string; last_active_message_id?: string }) {
@@ -103,9 +109,22 @@ export class ConversationsService {
     const conversation = share ? await this.repo.findConversation(share.userId, share.chatId) : null;
     if (!share || !conversation) throw DomainError.notFound(SHARE_NOT_FOUND);
     const history = activeHistory(await this.repo.chatMessages(conversation.id), conversation.lastActiveMessageId);
-    const shown = history.some((m) => !m.hidden && Array.isArray(m.metadata.files) && (m.metadata.files as { object_store_object_id?: string }[]).some((f) => f.object_store_object_id === objectId));
+    const shown = history.some(
+      (m) =>
+        !m.hidden &&
+        Array.isArray(m.metadata.files) &&
+        (m.metadata.files as { object_store_object_id?: string }[]).some((f) => f.object_store_object_id === objectId),
+    );
     if (!shown) throw DomainError.notFound('File not found');
     return { owner_user_id: conversation.userId };
+  }
+
+  /** For the tts service: the caller's conversation and, when given, a message of it (404 otherwise). */
+  async owned(caller: Caller, chatId: string, messageId?: string) {
+    const conversation = await this.requireConversation(caller, chatId);
+    if (messageId === undefined) return { chat_id: conversation.id, message_id: null };
+    if ((await this.repo.chatOfMessage(ownerOf(caller), messageId)) !== conversation.id) throw DomainError.notFound(MESSAGE_NOT_FOUND);
+    return { chat_id: conversation.id, message_id: messageId };
   }
 
   async requireConversation(caller: Caller, chatId: string) {

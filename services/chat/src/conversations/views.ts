@@ -49,7 +49,7 @@ export function activeHistory<T extends { id: string; previousMessageId: string 
   const byId = new Map(messages.map((m) => [m.id, m]));
   const path: T[] = [];
   const seen = new Set<string>();
-  for (let id = fromId; id && !seen.has(id); ) {
+  for (let id = fromId; id && !seen.has(id);) {
     const message = byId.get(id);
     if (!message) break;
     seen.add(id);

@@ -3,14 +3,14 @@ import { CHAT_RPC } from '@app/contracts/chat';
 import { SHARED_FILE_ACCESS } from '@app/contracts/files';
 import { RpcHandler, type RpcInput } from '@app/platform';
 import { ConversationsService } from '../conversations/conversations.service';
-import { GenerationService } from '../generation/generation.service';
+import { RepliesService } from '../replies/replies.service';
 
 /** The chat service's calls: each a one-line delegation. */
 @Controller()
 export class ChatHandlers {
   constructor(
     private readonly conversations: ConversationsService,
-    private readonly generation: GenerationService,
+    private readonly replies: RepliesService,
   ) {}
 
   @RpcHandler(CHAT_RPC.list)
@@ -25,7 +25,7 @@ export class ChatHandlers {
 
   @RpcHandler(CHAT_RPC.create)
   create({ caller, data }: RpcInput<typeof CHAT_RPC.create>) {
-    return this.conversations.create(caller, data.conversation_title);
+    return this.conversations.create(caller, data.conversation_title, data.shared);
   }
 
   @RpcHandler(CHAT_RPC.update)
@@ -45,17 +45,17 @@ export class ChatHandlers {
 
   @RpcHandler(CHAT_RPC.send)
   send({ caller, data }: RpcInput<typeof CHAT_RPC.send>) {
-    return this.generation.send(caller, data);
+    return this.replies.send(caller, data);
   }
 
   @RpcHandler(CHAT_RPC.regenerate)
   regenerate({ caller, data }: RpcInput<typeof CHAT_RPC.regenerate>) {
-    return this.generation.regenerate(caller, data);
+    return this.replies.regenerate(caller, data);
   }
 
   @RpcHandler(CHAT_RPC.stop)
   stop({ caller, data }: RpcInput<typeof CHAT_RPC.stop>) {
-    return this.generation.stop(caller, data);
+    return this.replies.stop(caller, data);
   }
 
   @RpcHandler(CHAT_RPC.feedback)
@@ -66,6 +66,11 @@ export class ChatHandlers {
   @RpcHandler(CHAT_RPC.share)
   share({ caller, data }: RpcInput<typeof CHAT_RPC.share>) {
     return this.conversations.share(caller, data.chat_id);
+  }
+
+  @RpcHandler(CHAT_RPC.owned)
+  owned({ caller, data }: RpcInput<typeof CHAT_RPC.owned>) {
+    return this.conversations.owned(caller, data.chat_id, data.message_id);
   }
 
   @RpcHandler(CHAT_RPC.unshare)

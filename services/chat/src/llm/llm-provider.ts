@@ -1,7 +1,6 @@
 /** A file shown to the model with a turn: an image, or the text of a document. */
 export type LlmAttachment =
-  | { kind: 'image'; filename: string; dataUrl: string }
-  | { kind: 'text'; filename: string; text: string; truncated: boolean };
+  { kind: 'image'; filename: string; dataUrl: string } | { kind: 'text'; filename: string; text: string; truncated: boolean };
 
 /** One turn of the conversation as the model sees it. */
 export interface LlmTurn {
@@ -36,22 +35,28 @@ export type LlmEvent =
   | { type: 'image'; base64: string; mimeType: string }
   | { type: 'meta'; requestId: string | null; model: string | null };
 
+/** What the product says about a provider (stored on each reply, shown by the client). */
+export interface ProviderDescriptor {
+  /** Stored on each reply as `provider`. */
+  id: 'openai' | 'openai-compatible' | 'offline';
+  /** Its name for people. */
+  label: string;
+  /** A stand-in that answers without a language model: the client labels its replies as such. */
+  offline: boolean;
+  /** The one model it serves, when there is nothing to choose. */
+  fixedModel?: string;
+}
+
+/**
+ * A language model behind one interface. A provider fails only with an LlmError (its own failures
+ * mapped to the neutral kinds), and once the request's signal is aborted it ends its stream
+ * quietly: whoever aborted knows why.
+ */
 export interface LlmProvider {
-  readonly name: 'openai' | 'openai-compatible' | 'offline';
+  describe(): ProviderDescriptor;
   stream(request: LlmRequest): AsyncIterable<LlmEvent>;
   /** A short, non-streamed completion (titles). */
   complete(request: { model: string; system: string; prompt: string; signal: AbortSignal }): Promise<string>;
-}
-
-/** A provider failure worth telling the user about (the text is meant for them). */
-export class LlmError extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'timeout' | 'provider' | 'stopped',
-  ) {
-    super(message);
-    this.name = 'LlmError';
-  }
 }
 
 export const LLM_PROVIDER = Symbol('LLM_PROVIDER');

@@ -1,12 +1,24 @@
 import type { ChatConfig } from '../config';
+import type { ProviderDescriptor } from './llm-provider';
 
-const REASONING_HINTS = /\b(prove|proof|derive|step[- ]by[- ]step|debug|algorithm|optimi[sz]e|complexity|calculate|equation|theorem|why does|trade-?offs?|compare .* and)\b/i;
+const REASONING_HINTS =
+  /\b(prove|proof|derive|step[- ]by[- ]step|debug|algorithm|optimi[sz]e|complexity|calculate|equation|theorem|why does|trade-?offs?|compare .* and)\b/i;
+
+export interface ModelChoice {
+  model: string;
+  /** Ask for reasoning summaries. */
+  reasoning: boolean;
+  /** Chosen automatically (shown to insiders). */
+  autoSelected: boolean;
+}
 
 /**
- * Which model answers: the configured one, or an automatic choice between a fast model and a
- * reasoning model (questions that look like they need thinking: long, mathematical, code...).
+ * Which model answers: the provider's only one (the offline model: nothing is chosen), the
+ * configured one, or an automatic choice between a fast model and a reasoning model (questions
+ * that look like they need thinking: long, mathematical, code...).
  */
-export function chooseModel(config: ChatConfig, question: string): { model: string; reasoning: boolean; autoSelected: boolean } {
+export function chooseModel(config: ChatConfig, question: string, provider: Pick<ProviderDescriptor, 'fixedModel'>): ModelChoice {
+  if (provider.fixedModel) return { model: provider.fixedModel, reasoning: false, autoSelected: false };
   if (config.CHAT_MODEL || !config.CHAT_AUTO_MODEL) {
     const model = config.CHAT_MODEL ?? config.CHAT_FAST_MODEL;
     return { model, reasoning: model === config.CHAT_REASONING_MODEL, autoSelected: false };

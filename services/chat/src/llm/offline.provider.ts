@@ -1,4 +1,5 @@
-import type { LlmAttachment, LlmEvent, LlmProvider, LlmRequest } from './llm-provider';
+import { titleFrom } from '../titles/title-from';
+import type { LlmAttachment, LlmEvent, LlmProvider, LlmRequest, ProviderDescriptor } from './llm-provider';
 
 const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -24,12 +25,14 @@ function firstSentence(text: string, max = 120): string {
  * nobody mistakes it for a real one.
  */
 export class OfflineProvider implements LlmProvider {
-  readonly name = 'offline' as const;
-
   constructor(private readonly tokenDelayMs: number) {}
 
+  describe(): ProviderDescriptor {
+    return { id: 'offline', label: 'Offline model', offline: true, fixedModel: 'offline' };
+  }
+
   async *stream(request: LlmRequest): AsyncIterable<LlmEvent> {
-    yield { type: 'meta', requestId: null, model: 'offline' };
+    yield { type: 'meta', requestId: null, model: this.describe().fixedModel ?? null };
     const last = request.turns.filter((t) => t.role === 'user').at(-1);
     for (const delta of deltas(this.answer(last?.content ?? '', request.system, last?.attachments ?? []))) {
       if (request.signal.aborted) return;
@@ -52,25 +55,20 @@ export class OfflineProvider implements LlmProvider {
       '',
       "I'm the offline model that runs when no language model is configured, so I can't really answer yet. " +
         'Set `OPENAI_API_KEY`, or `OPENAI_BASE_URL` for any OpenAI-compatible server (Ollama, vLLM, llama.cpp), and ask again.',
+      '',
+      'Everything around me works meanwhile: I remember what you tell me (see Memories), read replies aloud, ' +
+        'keep your conversations and attachments, and answer text messages.',
     ];
     if (attachments.length) {
-      lines.push('', 'You attached:', ...attachments.map((a) => (a.kind === 'image' ? `- ${a.filename} (an image)` : `- ${a.filename} (${a.text.length} characters of text)`)));
+      lines.push(
+        '',
+        'You attached:',
+        ...attachments.map((a) =>
+          a.kind === 'image' ? `- ${a.filename} (an image)` : `- ${a.filename} (${a.text.length} characters of text)`,
+        ),
+      );
     }
     if (known.length) lines.push('', 'What I know about you:', ...known.map((k) => `- ${k}`));
     return lines.join('\n');
   }
-}
-
-const TRAILING_FILLERS = new Set(['a', 'an', 'and', 'the', 'to', 'of', 'in', 'on', 'for', 'with', 'i', 'my', 'or', 'but', 'so', 'at', 'is', 'am', 'are']);
-
-/** A short title from the first words of a message (the offline model's way, and the fallback). */
-export function titleFrom(text: string): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  const sentence = clean.split(/(?<=[.!?])\s/)[0] ?? clean;
-  const words = sentence.replace(/[.,;:!?]+$/, '').split(' ').slice(0, 7);
-  // Not ending on a word that leaves the title hanging ("...and I").
-  while (words.length > 2 && TRAILING_FILLERS.has(words[words.length - 1].toLowerCase())) words.pop();
-  const title = words.join(' ').replace(/[.,;:!?]+$/, '');
-  const capped = title.length > 60 ? `${title.slice(0, 59)}…` : title;
-  return capped ? capped[0].toUpperCase() + capped.slice(1) : 'New conversation';
 }

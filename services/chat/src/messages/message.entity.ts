@@ -42,8 +42,13 @@ export class MessageEntity {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata!: Record<string, unknown>;
 
+  /** `streaming` (being written), `complete`, or `incomplete` (cut short: an error, a stop, a crash). */
   @Column({ type: 'text', default: 'complete' })
   status!: MessageStatus;
+
+  /** While `streaming`: until when the process writing it is presumed alive (it renews this). */
+  @Column({ name: 'lease_expires_at', type: 'timestamptz', nullable: true })
+  leaseExpiresAt!: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

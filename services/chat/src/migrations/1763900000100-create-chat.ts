@@ -1,10 +1,8 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@app/platform';
 
-export class CreateChat1763900000100 implements MigrationInterface {
-  name = 'CreateChat1763900000100';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE conversation (
+export const CreateChat1763900000100 = sqlMigration('CreateChat1763900000100', {
+  up: [
+    `CREATE TABLE conversation (
       id uuid PRIMARY KEY,
       user_id uuid NOT NULL,
       title text,
@@ -13,9 +11,9 @@ export class CreateChat1763900000100 implements MigrationInterface {
       is_commercial boolean NOT NULL DEFAULT false,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query('CREATE INDEX conversation_user_recent_idx ON conversation (user_id, last_message_at DESC NULLS LAST, created_at DESC)');
-    await q.query(`CREATE TABLE message (
+    )`,
+    'CREATE INDEX conversation_user_recent_idx ON conversation (user_id, last_message_at DESC NULLS LAST, created_at DESC)',
+    `CREATE TABLE message (
       id uuid PRIMARY KEY,
       chat_id uuid NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
       user_id uuid NOT NULL,
@@ -30,22 +28,17 @@ export class CreateChat1763900000100 implements MigrationInterface {
       metadata jsonb NOT NULL DEFAULT '{}',
       status text NOT NULL DEFAULT 'complete' CHECK (status IN ('complete', 'streaming', 'incomplete')),
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query('CREATE INDEX message_chat_idx ON message (chat_id, created_at)');
-    await q.query('CREATE INDEX message_user_idx ON message (user_id)');
-    await q.query(`CREATE TABLE share (
+    )`,
+    'CREATE INDEX message_chat_idx ON message (chat_id, created_at)',
+    'CREATE INDEX message_user_idx ON message (user_id)',
+    `CREATE TABLE share (
       id text PRIMARY KEY,
       chat_id uuid NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
       user_id uuid NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now(),
       revoked_at timestamptz
-    )`);
-    await q.query('CREATE INDEX share_chat_idx ON share (chat_id)');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE share');
-    await q.query('DROP TABLE message');
-    await q.query('DROP TABLE conversation');
-  }
-}
+    )`,
+    'CREATE INDEX share_chat_idx ON share (chat_id)',
+  ],
+  down: ['DROP TABLE share', 'DROP TABLE message', 'DROP TABLE conversation'],
+});

@@ -15,8 +15,14 @@ describe('content sniffing', () => {
   it('refuses programs and archives even when they claim to be images', () => {
     const exe = Buffer.alloc(512);
     exe.write('MZ');
-    expect(sniff(exe, 'cat.png', 'image/png')).toEqual({ ok: false, reason: expect.stringMatching(/^This file looks like a Windows program/) });
-    expect(sniff([0x7f, 0x45, 0x4c, 0x46, 2, 1], 'cat.jpg', 'image/jpeg')).toMatchObject({ ok: false, reason: expect.stringContaining('a program') });
+    expect(sniff(exe, 'cat.png', 'image/png')).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^This file looks like a Windows program/),
+    });
+    expect(sniff([0x7f, 0x45, 0x4c, 0x46, 2, 1], 'cat.jpg', 'image/jpeg')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('a program'),
+    });
     expect(sniff(Buffer.from('PK\x03\x04....'), 'doc.pdf')).toMatchObject({ ok: false, reason: expect.stringContaining('an archive') });
     expect(sniff([0xde, 0xad, 0xbe, 0xef, 0x00])).toMatchObject({ ok: false });
   });
@@ -62,9 +68,12 @@ describe('content sniffing', () => {
     expect(nul.end()).toBe(false);
   });
 
-  it('serves images, PDF and plain text inline, anything scriptable or unknown as an attachment', () => {
+  it('serves raster images and plain text inline; PDFs, anything scriptable or unknown as an attachment', () => {
     expect(servingOf('image/png', 'a.png')).toEqual({ contentType: 'image/png', disposition: 'inline' });
-    expect(servingOf('application/pdf', 'a.pdf')).toEqual({ contentType: 'application/pdf', disposition: 'inline' });
+    for (const type of ['image/jpeg', 'image/gif', 'image/webp'])
+      expect(servingOf(type, 'a')).toEqual({ contentType: type, disposition: 'inline' });
+    expect(servingOf('application/pdf', 'a.pdf')).toEqual({ contentType: 'application/pdf', disposition: 'attachment' });
+    expect(servingOf('text/csv', 'a.csv')).toEqual({ contentType: 'text/csv; charset=utf-8', disposition: 'attachment' });
     expect(servingOf('text/plain', 'a.txt')).toEqual({ contentType: 'text/plain; charset=utf-8', disposition: 'inline' });
     expect(servingOf('text/plain', 'a.svg')).toEqual({ contentType: 'text/plain; charset=utf-8', disposition: 'attachment' });
     expect(servingOf('text/plain', 'page.HTML')).toMatchObject({ disposition: 'attachment' });

@@ -1,9 +1,7 @@
-import type { AllowedFileType } from '@app/contracts/files';
+import { ALLOWED_FILE_TYPES, INLINE_FILE_TYPES, type AllowedFileType } from '@app/contracts/files';
 
 /** What the first bytes of a file say it is. */
-export type Sniffed =
-  | { ok: true; type: AllowedFileType }
-  | { ok: false; reason: string };
+export type Sniffed = { ok: true; type: AllowedFileType } | { ok: false; reason: string };
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0) =>
   bytes.length >= offset + signature.length && signature.every((b, i) => bytes[offset + i] === b);
@@ -93,7 +91,8 @@ export function sniffContent(head: Uint8Array, options: { filename: string; decl
     return { ok: false, reason: UNSUPPORTED };
   }
   for (const refused of REFUSED) {
-    if (startsWith(head, refused.signature, refused.offset)) return { ok: false, reason: `This file looks like ${refused.what}, which cannot be attached. ${UNSUPPORTED}` };
+    if (startsWith(head, refused.signature, refused.offset))
+      return { ok: false, reason: `This file looks like ${refused.what}, which cannot be attached. ${UNSUPPORTED}` };
   }
   if (looksLikeText(head, options.complete)) return { ok: true, type: textTypeOf(options.filename, options.declaredType) };
   return { ok: false, reason: UNSUPPORTED };
@@ -104,15 +103,16 @@ export const isImageType = (type: string) => type.startsWith('image/');
 
 /** Names whose browsers would run script if shown inline, whatever their stored type. */
 const SCRIPTABLE_EXTENSIONS = new Set(['svg', 'svgz', 'html', 'htm', 'xhtml', 'xht', 'xml', 'xsl', 'xslt', 'js', 'mjs', 'swf']);
-const INLINE_TYPES = new Set<string>(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain']);
+const KNOWN_TYPES = new Set<string>(ALLOWED_FILE_TYPES);
+const INLINE_TYPES = new Set<string>(INLINE_FILE_TYPES);
 
 /**
  * How a stored file is served: a safe Content-Type (text with its charset; anything unknown as
- * bytes), inline only for images, PDF and plain text, as an attachment for anything else or any
- * name a browser might treat as markup.
+ * bytes), inline only for raster images and plain text (INLINE_FILE_TYPES), as an attachment for
+ * anything else (PDFs included) or any name a browser might treat as markup.
  */
 export function servingOf(mimeType: string, filename: string): { contentType: string; disposition: 'inline' | 'attachment' } {
-  const known = (INLINE_TYPES.has(mimeType) || mimeType === 'text/markdown' || mimeType === 'text/csv') ? mimeType : 'application/octet-stream';
+  const known = KNOWN_TYPES.has(mimeType) ? mimeType : 'application/octet-stream';
   const contentType = isTextType(known) ? `${known}; charset=utf-8` : known;
   const inline = INLINE_TYPES.has(known) && !SCRIPTABLE_EXTENSIONS.has(extensionOf(filename));
   return { contentType, disposition: inline ? 'inline' : 'attachment' };

@@ -19,7 +19,8 @@ export const CANNOT_READ_PDF = 'The text of this PDF could not be read.';
 export function truncateText(text: string, maxChars: number): { text: string; truncated: boolean } {
   let cut = text.length > maxChars ? text.slice(0, maxChars) : text;
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
-  while (Buffer.byteLength(JSON.stringify(cut)) > MESSAGE_BUDGET_BYTES) cut = cut.slice(0, Math.floor(cut.length * 0.8)).replace(/[\ud800-\udbff]$/, '');
+  while (Buffer.byteLength(JSON.stringify(cut)) > MESSAGE_BUDGET_BYTES)
+    cut = cut.slice(0, Math.floor(cut.length * 0.8)).replace(/[\ud800-\udbff]$/, '');
   return { text: cut, truncated: cut.length < text.length };
 }
 
@@ -93,7 +94,14 @@ export class DerivedContentService {
       }
       const dataUrl = toDataUrl('image/jpeg', image.data);
       if (dataUrl.length <= MESSAGE_BUDGET_BYTES || px <= 256) {
-        return { kind: 'image', mime_type: 'image/jpeg', data_url: dataUrl, width: image.info.width, height: image.info.height, filename: file.filename };
+        return {
+          kind: 'image',
+          mime_type: 'image/jpeg',
+          data_url: dataUrl,
+          width: image.info.width,
+          height: image.info.height,
+          filename: file.filename,
+        };
       }
       if (quality > 55) quality -= 15;
       else px = Math.round(px * 0.75);

@@ -27,7 +27,10 @@ export function sanitiseFilename(raw: string | null | undefined, fallback = 'fil
       const stem = [...name.slice(0, dot)].slice(0, MAX_NAME_CHARS - extension.length);
       name = (stem.join('').replace(/[\s.]+$/, '') || fallback) + extension.join('');
     } else {
-      name = chars.slice(0, MAX_NAME_CHARS).join('').replace(/[\s.]+$/, '');
+      name = chars
+        .slice(0, MAX_NAME_CHARS)
+        .join('')
+        .replace(/[\s.]+$/, '');
     }
   }
   return name || fallback;

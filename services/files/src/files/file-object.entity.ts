@@ -1,28 +1,17 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { BIGINT_AS_NUMBER, UserFileColumns } from './user-file.columns';
 
 /** A stored file: who owns it, what it is (decided by its bytes), where its bytes and derived objects live. */
 @Entity({ name: 'file_object' })
-export class FileObjectEntity {
-  @PrimaryColumn({ type: 'uuid' })
-  id!: string;
-
-  @Column({ name: 'user_id', type: 'uuid' })
-  userId!: string;
-
-  @Column({ type: 'text' })
-  filename!: string;
-
+export class FileObjectEntity extends UserFileColumns {
   @Column({ name: 'mime_type', type: 'text' })
   mimeType!: string;
 
-  @Column({ type: 'bigint', transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
+  @Column({ type: 'bigint', transformer: BIGINT_AS_NUMBER })
   size!: number;
 
   @Column({ type: 'text' })
   sha256!: string;
-
-  @Column({ type: 'text' })
-  source!: 'upload' | 'generated';
 
   @Column({ name: 'storage_key', type: 'text' })
   storageKey!: string;
@@ -30,7 +19,4 @@ export class FileObjectEntity {
   /** Objects made from this one (previews, extracted text), deleted with it. */
   @Column({ name: 'derived_keys', type: 'text', array: true, default: () => "'{}'" })
   derivedKeys!: string[];
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt!: Date;
 }

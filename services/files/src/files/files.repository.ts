@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource, LessThan } from 'typeorm';
+import { lockLivingUser } from '@app/platform';
 import { UploadSessionEntity } from '../uploads/upload-session.entity';
 import { FileObjectEntity } from './file-object.entity';
 
@@ -56,22 +57,35 @@ export class FilesRepository implements FilesStore {
   }
 
   async addDerivedKey(id: string, key: string): Promise<void> {
-    await this.dataSource.query('UPDATE file_object SET derived_keys = array_append(derived_keys, $2) WHERE id = $1 AND NOT ($2 = ANY(derived_keys))', [id, key]);
+    await this.dataSource.query(
+      'UPDATE file_object SET derived_keys = array_append(derived_keys, $2) WHERE id = $1 AND NOT ($2 = ANY(derived_keys))',
+      [id, key],
+    );
   }
 
   filesOf(userId: string): Promise<FileRecord[]> {
     return this.files.find({ where: { userId }, order: { createdAt: 'ASC' } });
   }
 
+  /** An upload starts only for a user whose account still exists. */
   async insertSession(session: Pick<UploadSessionRecord, 'id' | 'userId' | 'filename' | 'declaredType' | 'source'>): Promise<void> {
-    await this.sessions.insert({ ...session, mimeType: null, receivedBytes: 0, nextSeq: 0 });
+    await this.dataSource.transaction(async (manager) => {
+      await lockLivingUser(manager, session.userId);
+      await manager.insert(UploadSessionEntity, { ...session, mimeType: null, receivedBytes: 0, nextSeq: 0 });
+    });
   }
 
   findSession(id: string, userId: string): Promise<UploadSessionRecord | null> {
     return this.sessions.findOne({ where: { id, userId } });
   }
 
-  async advanceSession(id: string, userId: string, seq: number, bytes: number, mimeType: string | null): Promise<UploadSessionRecord | null> {
+  async advanceSession(
+    id: string,
+    userId: string,
+    seq: number,
+    bytes: number,
+    mimeType: string | null,
+  ): Promise<UploadSessionRecord | null> {
     const rows: { id: string }[] = await this.dataSource.query(
       `UPDATE upload_session SET next_seq = next_seq + 1, received_bytes = received_bytes + $4,
          mime_type = COALESCE(mime_type, $5), updated_at = now()
@@ -108,7 +122,9 @@ export class FilesRepository implements FilesStore {
 
   signingSecret(): Promise<string> {
     this.secret ??= (async () => {
-      await this.dataSource.query(`INSERT INTO files_secret (name, value) VALUES ('view-links', $1) ON CONFLICT (name) DO NOTHING`, [randomBytes(32).toString('base64url')]);
+      await this.dataSource.query(`INSERT INTO files_secret (name, value) VALUES ('view-links', $1) ON CONFLICT (name) DO NOTHING`, [
+        randomBytes(32).toString('base64url'),
+      ]);
       const [row] = (await this.dataSource.query(`SELECT value FROM files_secret WHERE name = 'view-links'`)) as { value: string }[];
       return row.value;
     })().catch((error: unknown) => {

@@ -1,9 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
-import { FILE_TRANSFER, SHARED_FILE_ACCESS, type FileChunk, type FileDescription, type ModelInput, type PresignedFile } from '@app/contracts/files';
-import { AppLogger, DomainError, RpcCallError, RpcClient, SERVICE_CONFIG, rechunk, type UserDataPurgeHook } from '@app/platform';
+import {
+  FILE_TRANSFER,
+  SHARED_FILE_ACCESS,
+  type FileChunk,
+  type FileDescription,
+  type ModelInput,
+  type PresignedFile,
+} from '@app/contracts/files';
+import { AppLogger, DomainError, RpcCallError, RpcClient, SERVICE_CONFIG, rechunk, userIdOf, type UserDataPurgeHook } from '@app/platform';
 import { Observable } from 'rxjs';
-import { userIdOf } from '../caller';
 import type { FilesConfig } from '../config';
 import { OBJECT_STORE, type ObjectStore } from '../store/object-store';
 import { UploadsService } from '../uploads/uploads.service';
@@ -14,7 +20,6 @@ import { checkViewSignature, signView, viewUrl } from './signed-urls';
 
 export const FILE_NOT_FOUND = 'File not found';
 export const LINK_EXPIRED = 'This link has expired. Open the file again from the conversation.';
-export const LINK_INVALID = 'This link is not valid.';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Seconds since the epoch (signed links count in seconds). */
@@ -49,8 +54,13 @@ export class FilesService implements UserDataPurgeHook {
     };
   }
 
-  async presign(caller: Caller, input: { object_store_object_id: string; preview_resolution: number; share_id?: string }): Promise<PresignedFile> {
-    const file = input.share_id ? await this.throughShare(caller, input.object_store_object_id, input.share_id) : await this.owned(caller, input.object_store_object_id);
+  async presign(
+    caller: Caller,
+    input: { object_store_object_id: string; preview_resolution: number; share_id?: string },
+  ): Promise<PresignedFile> {
+    const file = input.share_id
+      ? await this.throughShare(caller, input.object_store_object_id, input.share_id)
+      : await this.owned(caller, input.object_store_object_id);
     const expires = nowSeconds() + this.config.FILES_SIGNED_URL_TTL_SECONDS;
     const signature = signView(await this.secret(), { objectId: file.id, ownerId: file.userId, expires });
     let preview: string | null = null;
@@ -58,7 +68,10 @@ export class FilesService implements UserDataPurgeHook {
       preview = await this.derived.preview(file, input.preview_resolution);
     } catch (error) {
       // The link matters more than the thumbnail: a store hiccup on the preview costs only the preview.
-      this.logger.warn({ msg: 'Preview failed', object_id: file.id, error: error instanceof Error ? error.message : String(error) }, 'Files');
+      this.logger.warn(
+        { msg: 'Preview failed', object_id: file.id, error: error instanceof Error ? error.message : String(error) },
+        'Files',
+      );
     }
     return { presigned_url: viewUrl(file.id, expires, signature), preview_data_url: preview, filename: file.filename };
   }
@@ -73,7 +86,13 @@ export class FilesService implements UserDataPurgeHook {
       void (async () => {
         const file = await this.readable(caller, input);
         const serving = servingOf(file.mimeType, file.filename);
-        subscriber.next({ kind: 'head', content_type: serving.contentType, disposition: serving.disposition, filename: file.filename, size: file.size });
+        subscriber.next({
+          kind: 'head',
+          content_type: serving.contentType,
+          disposition: serving.disposition,
+          filename: file.filename,
+          size: file.size,
+        });
         const body = await this.objects.get(file.storageKey);
         try {
           for await (const chunk of rechunk(body, FILE_TRANSFER.chunkBytes)) {
@@ -91,7 +110,10 @@ export class FilesService implements UserDataPurgeHook {
     });
   }
 
-  async readForModel(caller: Caller, input: { object_store_object_id: string; max_image_px: number; max_text_chars: number }): Promise<ModelInput> {
+  async readForModel(
+    caller: Caller,
+    input: { object_store_object_id: string; max_image_px: number; max_text_chars: number },
+  ): Promise<ModelInput> {
     return this.derived.forModel(await this.owned(caller, input.object_store_object_id), input);
   }
 
@@ -113,19 +135,30 @@ export class FilesService implements UserDataPurgeHook {
     return file;
   }
 
-  /** The owner always; anyone else with a signed link that is genuine (403 otherwise) and not expired (403). */
-  private async readable(caller: Caller, input: { object_store_object_id: string; expires?: number; signature?: string }): Promise<FileRecord> {
+  /**
+   * The owner always; anyone else with a signed link that is genuine and not expired (403). A link
+   * that is not genuine (altered, forged, half of it missing) is the same 404 as a file that does
+   * not exist, so a guessed id with a made-up signature tells nothing about which files exist;
+   * only the holder of a genuine link learns that it expired.
+   */
+  private async readable(
+    caller: Caller,
+    input: { object_store_object_id: string; expires?: number; signature?: string },
+  ): Promise<FileRecord> {
     const file = UUID.test(input.object_store_object_id) ? await this.store.findFile(input.object_store_object_id) : null;
     if (file && caller.user_id && file.userId === caller.user_id) return file;
     if (input.signature === undefined && input.expires === undefined) {
       if (!caller.user_id) throw DomainError.unauthorized();
       throw DomainError.notFound(FILE_NOT_FOUND);
     }
-    if (!file) throw DomainError.notFound(FILE_NOT_FOUND);
-    if (input.signature === undefined || input.expires === undefined) throw DomainError.forbidden(LINK_INVALID);
-    const check = checkViewSignature(await this.secret(), { objectId: file.id, ownerId: file.userId, expires: input.expires }, input.signature, nowSeconds());
+    // The same work whether the file exists or not: a dummy view is checked for a missing one.
+    const view = file
+      ? { objectId: file.id, ownerId: file.userId, expires: input.expires ?? 0 }
+      : { objectId: '-', ownerId: '-', expires: input.expires ?? 0 };
+    const check = checkViewSignature(await this.secret(), view, input.signature ?? '', nowSeconds());
+    if (!file || input.signature === undefined || input.expires === undefined || check === 'invalid')
+      throw DomainError.notFound(FILE_NOT_FOUND);
     if (check === 'expired') throw DomainError.forbidden(LINK_EXPIRED);
-    if (check === 'invalid') throw DomainError.forbidden(LINK_INVALID);
     return file;
   }
 
@@ -138,7 +171,9 @@ export class FilesService implements UserDataPurgeHook {
     if (!file) throw DomainError.notFound(FILE_NOT_FOUND);
     if (caller.user_id && file.userId === caller.user_id) return file;
     try {
-      const access = await this.rpc.call(SHARED_FILE_ACCESS, { share_id: shareId, object_store_object_id: objectId }, caller, { timeoutMs: 5_000 });
+      const access = await this.rpc.call(SHARED_FILE_ACCESS, { share_id: shareId, object_store_object_id: objectId }, caller, {
+        timeoutMs: 5_000,
+      });
       if (access.owner_user_id === file.userId) return file;
     } catch (error) {
       if (!(error instanceof RpcCallError)) throw error;

@@ -30,7 +30,9 @@ describe('signed view links', () => {
   });
 
   it('point at the view path with the expiry and the signature', () => {
-    expect(viewUrl(view.objectId, view.expires, signature)).toBe(`/api/v1/files/view/${view.objectId}?expires=${view.expires}&signature=${signature}`);
+    expect(viewUrl(view.objectId, view.expires, signature)).toBe(
+      `/api/v1/files/view/${view.objectId}?expires=${view.expires}&signature=${signature}`,
+    );
     expect(signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });

@@ -1,11 +1,9 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@app/platform';
 
 /** Stored files, uploads in progress, and the key of the signed links. */
-export class CreateFiles1764100000100 implements MigrationInterface {
-  name = 'CreateFiles1764100000100';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE file_object (
+export const CreateFiles1764100000100 = sqlMigration('CreateFiles1764100000100', {
+  up: [
+    `CREATE TABLE file_object (
       id uuid PRIMARY KEY,
       user_id uuid NOT NULL,
       filename text NOT NULL,
@@ -16,9 +14,9 @@ export class CreateFiles1764100000100 implements MigrationInterface {
       storage_key text NOT NULL UNIQUE,
       derived_keys text[] NOT NULL DEFAULT '{}',
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query('CREATE INDEX file_object_user_idx ON file_object (user_id, created_at)');
-    await q.query(`CREATE TABLE upload_session (
+    )`,
+    'CREATE INDEX file_object_user_idx ON file_object (user_id, created_at)',
+    `CREATE TABLE upload_session (
       id uuid PRIMARY KEY,
       user_id uuid NOT NULL,
       filename text NOT NULL,
@@ -29,15 +27,10 @@ export class CreateFiles1764100000100 implements MigrationInterface {
       next_seq int NOT NULL DEFAULT 0,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query('CREATE INDEX upload_session_user_idx ON upload_session (user_id)');
-    await q.query('CREATE INDEX upload_session_updated_idx ON upload_session (updated_at)');
-    await q.query('CREATE TABLE files_secret (name text PRIMARY KEY, value text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE files_secret');
-    await q.query('DROP TABLE upload_session');
-    await q.query('DROP TABLE file_object');
-  }
-}
+    )`,
+    'CREATE INDEX upload_session_user_idx ON upload_session (user_id)',
+    'CREATE INDEX upload_session_updated_idx ON upload_session (updated_at)',
+    'CREATE TABLE files_secret (name text PRIMARY KEY, value text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
+  ],
+  down: ['DROP TABLE files_secret', 'DROP TABLE upload_session', 'DROP TABLE file_object'],
+});

@@ -47,8 +47,11 @@ describe('the local object store', () => {
     expect(await readFile(join(root, 'objects', 'abc'), 'utf8')).toBe('two!');
   });
 
-  it.each(['../etc/passwd', 'objects/../../x', '/abs', 'objects//x', 'Objects/X', 'objects/.hidden', 'a\u0000b', 'objects/x/'])('refuses the key %j', async (key) => {
-    expect(() => assertSafeKey(key)).toThrow(/Unsafe object key/);
-    await expect(store.put(key, Buffer.from('x'), 1, 'text/plain')).rejects.toThrow(/Unsafe object key/);
-  });
+  it.each(['../etc/passwd', 'objects/../../x', '/abs', 'objects//x', 'Objects/X', 'objects/.hidden', 'a\u0000b', 'objects/x/'])(
+    'refuses the key %j',
+    async (key) => {
+      expect(() => assertSafeKey(key)).toThrow(/Unsafe object key/);
+      await expect(store.put(key, Buffer.from('x'), 1, 'text/plain')).rejects.toThrow(/Unsafe object key/);
+    },
+  );
 });

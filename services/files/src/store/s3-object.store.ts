@@ -21,7 +21,8 @@ export interface S3Settings {
 }
 
 const isMissing = (error: unknown) =>
-  error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata?.httpStatusCode === 404);
+  error instanceof S3ServiceException &&
+  (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata?.httpStatusCode === 404);
 
 /** Objects in an S3-compatible bucket (MinIO in docker compose, any S3 elsewhere) through the AWS SDK v3. */
 export class S3ObjectStore implements ObjectStore {
@@ -55,7 +56,9 @@ export class S3ObjectStore implements ObjectStore {
 
   async put(key: string, body: Buffer | Readable, size: number, contentType: string): Promise<void> {
     // A single PUT is atomic in S3: the object appears whole or not at all.
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: assertSafeKey(key), Body: body, ContentLength: size, ContentType: contentType }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: assertSafeKey(key), Body: body, ContentLength: size, ContentType: contentType }),
+    );
   }
 
   async get(key: string): Promise<Readable> {

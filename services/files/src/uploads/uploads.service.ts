@@ -1,14 +1,14 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { FILE_TRANSFER, type FileUploadResult } from '@app/contracts/files';
-import { AppLogger, DomainError, SERVICE_CONFIG } from '@app/platform';
+import { AppLogger, DomainError, runPeriodically, SERVICE_CONFIG, userIdOf, type Periodic } from '@app/platform';
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { userIdOf } from '../caller';
 import type { FilesConfig } from '../config';
 import { isTextType, sniffContent, Utf8TextChecker } from '../files/content-sniffer';
 import { sanitiseFilename } from '../files/file-names';
 import { FilesRepository, type FileRecord, type FilesStore, type UploadSessionRecord } from '../files/files.repository';
+import type { FileSource } from '../files/user-file.columns';
 import { OBJECT_KEYS, OBJECT_STORE, type ObjectStore } from '../store/object-store';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found (it may have expired). Start again.';
@@ -17,7 +17,8 @@ export const NOT_TEXT = 'This file is neither an image, a PDF nor valid UTF-8 te
 const MAX_OPEN_SESSIONS = 8;
 const SWEEP_EVERY_MS = 60_000;
 
-export const tooLarge = (maxBytes: number) => new DomainError('payload_too_large', `The file is too large (the limit is ${formatBytes(maxBytes)}).`);
+export const tooLarge = (maxBytes: number) =>
+  new DomainError('payload_too_large', `The file is too large (the limit is ${formatBytes(maxBytes)}).`);
 const unsupported = (reason: string) => new DomainError('unsupported_media_type', reason);
 
 export function formatBytes(bytes: number): string {
@@ -28,7 +29,8 @@ export function formatBytes(bytes: number): string {
 
 /** Parts a session has written: next_seq while open, encoded as -1 - parts once a commit claimed it. */
 const partCount = (session: UploadSessionRecord) => (session.nextSeq >= 0 ? session.nextSeq : -1 - session.nextSeq);
-const partKeys = (session: UploadSessionRecord) => Array.from({ length: partCount(session) }, (_, seq) => OBJECT_KEYS.uploadPart(session.id, seq));
+const partKeys = (session: UploadSessionRecord) =>
+  Array.from({ length: partCount(session) }, (_, seq) => OBJECT_KEYS.uploadPart(session.id, seq));
 
 export const toUploadResult = (file: FileRecord): FileUploadResult => ({
   object_store_object_id: file.id,
@@ -49,7 +51,7 @@ class NotTextError extends Error {}
  */
 @Injectable()
 export class UploadsService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private sweeper?: NodeJS.Timeout;
+  private sweeper?: Periodic;
 
   constructor(
     @Inject(FilesRepository) private readonly store: FilesStore,
@@ -59,21 +61,26 @@ export class UploadsService implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.sweeper = setInterval(() => void this.sweep().catch((e: unknown) => this.logger.error(String(e), 'Uploads')), SWEEP_EVERY_MS);
-    this.sweeper.unref();
+    this.sweeper = runPeriodically(() => this.sweep(), SWEEP_EVERY_MS, this.logger, 'Uploads');
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.sweeper);
+    this.sweeper?.stop();
   }
 
-  async begin(caller: Caller, input: { filename: string; declared_type?: string | null }, source: 'upload' | 'generated' = 'upload') {
+  async begin(caller: Caller, input: { filename: string; declared_type?: string | null }, source: FileSource = 'upload') {
     const userId = userIdOf(caller);
     if ((await this.store.openSessionCount(userId)) >= MAX_OPEN_SESSIONS) {
       throw new DomainError('rate_limited', 'Too many uploads at once. Wait for one to finish.');
     }
     const id = randomUUID();
-    await this.store.insertSession({ id, userId, filename: sanitiseFilename(input.filename), declaredType: input.declared_type?.slice(0, 255) ?? null, source });
+    await this.store.insertSession({
+      id,
+      userId,
+      filename: sanitiseFilename(input.filename),
+      declaredType: input.declared_type?.slice(0, 255) ?? null,
+      source,
+    });
     return { upload_id: id, chunk_bytes: FILE_TRANSFER.chunkBytes, max_bytes: this.config.FILES_MAX_BYTES };
   }
 
@@ -81,7 +88,8 @@ export class UploadsService implements OnApplicationBootstrap, OnApplicationShut
     const userId = userIdOf(caller);
     const session = await this.store.findSession(input.upload_id, userId);
     if (!session || session.nextSeq < 0) throw DomainError.notFound(UPLOAD_NOT_FOUND);
-    if (input.seq !== session.nextSeq) throw DomainError.conflict(`Chunk ${input.seq} is out of order: chunk ${session.nextSeq} is expected next.`);
+    if (input.seq !== session.nextSeq)
+      throw DomainError.conflict(`Chunk ${input.seq} is out of order: chunk ${session.nextSeq} is expected next.`);
     const bytes = Buffer.from(input.data, 'base64');
     if (bytes.length > FILE_TRANSFER.chunkBytes) throw DomainError.badRequest(`A chunk holds at most ${FILE_TRANSFER.chunkBytes} bytes.`);
     if (session.receivedBytes + bytes.length > this.config.FILES_MAX_BYTES) {
@@ -129,7 +137,10 @@ export class UploadsService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** A small object in one message (a generated image from the chat service), checked like an upload. */
-  async put(caller: Caller, input: { data: string; filename: string; declared_type?: string | null; source: 'upload' | 'generated' }): Promise<FileUploadResult> {
+  async put(
+    caller: Caller,
+    input: { data: string; filename: string; declared_type?: string | null; source: FileSource },
+  ): Promise<FileUploadResult> {
     const userId = userIdOf(caller);
     const bytes = Buffer.from(input.data, 'base64');
     if (bytes.length > this.config.FILES_MAX_BYTES) throw tooLarge(this.config.FILES_MAX_BYTES);
@@ -160,7 +171,7 @@ export class UploadsService implements OnApplicationBootstrap, OnApplicationShut
   /** Streams the content into its object (checking text whole and hashing on the way), then records it. */
   private async storeFile(
     userId: string,
-    meta: { filename: string; source: 'upload' | 'generated' },
+    meta: { filename: string; source: FileSource },
     content: AsyncIterable<Buffer>,
     size: number,
     mimeType: string,
@@ -187,7 +198,16 @@ export class UploadsService implements OnApplicationBootstrap, OnApplicationShut
       if (error instanceof NotTextError || (error as { cause?: unknown }).cause instanceof NotTextError) throw unsupported(NOT_TEXT);
       throw error;
     }
-    return this.store.insertFile({ id, userId, filename: meta.filename, mimeType, size, sha256: hash.digest('hex'), source: meta.source, storageKey: key });
+    return this.store.insertFile({
+      id,
+      userId,
+      filename: meta.filename,
+      mimeType,
+      size,
+      sha256: hash.digest('hex'),
+      source: meta.source,
+      storageKey: key,
+    });
   }
 
   private async sweep(): Promise<void> {

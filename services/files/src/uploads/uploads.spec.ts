@@ -111,12 +111,18 @@ describe('UploadsService', () => {
     expect([...objects.objects.keys()]).toEqual([`objects/${result.object_store_object_id}`]);
     expect(objects.objects.get(`objects/${result.object_store_object_id}`)!.equals(content)).toBe(true);
     expect(store.sessions.size).toBe(0);
-    expect(store.files.get(result.object_store_object_id)).toMatchObject({ userId: caller.user_id, source: 'upload', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(store.files.get(result.object_store_object_id)).toMatchObject({
+      userId: caller.user_id,
+      source: 'upload',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
   });
 
   it('refuses a program on its first chunk and keeps nothing', async () => {
     const { upload_id } = await uploads.begin(caller, { filename: 'cat.png', declared_type: 'image/png' });
-    await expect(uploads.chunk(caller, { upload_id, seq: 0, data: b64(Buffer.from('MZ\u0090\u0000\u0003')) })).rejects.toMatchObject({ code: 'unsupported_media_type' });
+    await expect(uploads.chunk(caller, { upload_id, seq: 0, data: b64(Buffer.from('MZ\u0090\u0000\u0003')) })).rejects.toMatchObject({
+      code: 'unsupported_media_type',
+    });
     expect(store.sessions.size).toBe(0);
     expect(objects.objects.size).toBe(0);
   });
@@ -126,7 +132,10 @@ describe('UploadsService', () => {
     const chunk = b64(Buffer.alloc(FILE_TRANSFER.chunkBytes, 'a'));
     await uploads.chunk(caller, { upload_id, seq: 0, data: chunk });
     await uploads.chunk(caller, { upload_id, seq: 1, data: chunk });
-    await expect(uploads.chunk(caller, { upload_id, seq: 2, data: chunk })).rejects.toMatchObject({ code: 'payload_too_large', status: 413 });
+    await expect(uploads.chunk(caller, { upload_id, seq: 2, data: chunk })).rejects.toMatchObject({
+      code: 'payload_too_large',
+      status: 413,
+    });
     expect(store.sessions.size).toBe(0);
     expect(objects.objects.size).toBe(0);
   });
@@ -156,7 +165,12 @@ describe('UploadsService', () => {
 
   it('stores a small object in one call, checked like an upload', async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
-    await expect(uploads.put(caller, { data: b64(png), filename: 'gen.png', source: 'generated' })).resolves.toMatchObject({ mime_type: 'image/png', size: 11 });
-    await expect(uploads.put(caller, { data: b64(Buffer.alloc(0)), filename: 'x', source: 'generated' })).rejects.toMatchObject({ status: 400 });
+    await expect(uploads.put(caller, { data: b64(png), filename: 'gen.png', source: 'generated' })).resolves.toMatchObject({
+      mime_type: 'image/png',
+      size: 11,
+    });
+    await expect(uploads.put(caller, { data: b64(Buffer.alloc(0)), filename: 'x', source: 'generated' })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });

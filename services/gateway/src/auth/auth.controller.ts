@@ -1,24 +1,35 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Header, Inject, Query, Req, Res } from '@nestjs/common';
 import { HEADERS } from '@app/contracts';
-import {
-  AppleLoginBodySchema,
-  AUTH_RPC,
-  FirebaseLoginBodySchema,
-  GoogleLoginBodySchema,
-  PhoneCallbackQuerySchema,
-  PhoneLoginBodySchema,
-  type LoginOutcome,
-  type LoginResult,
-} from '@app/contracts/auth';
+import { AUTH_RPC, PhoneCallbackQuerySchema, type LoginOutcome, type LoginResult } from '@app/contracts/auth';
+import { API } from '@app/contracts/gateway';
 import { DomainError, KEY_VALUE_STORE, RpcCallError, RpcClient, type KeyValueStore } from '@app/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { ZodPipe } from '../http/zod-validation';
+import type { GatewayConfig } from '../config';
 import { callerOf, clientOf } from '../http/request-context';
-import { Public, RequireCsrf } from './auth.decorators';
-import { clearAccessTokenCookie, setAccessTokenCookie, setCsrfCookie } from './cookies';
+import { Route, ValidBody, type BodyOf } from '../http/route';
+import { GATEWAY_CONFIG } from '../tokens';
+import { fromAnotherSite } from './auth.guard';
+import {
+  clearAccessTokenCookie,
+  clearPhoneLoginCookie,
+  newPhoneLoginNonce,
+  phoneLoginBindingHash,
+  phoneLoginBindingOf,
+  setAccessTokenCookie,
+  setCsrfCookie,
+  setPhoneLoginCookie,
+} from './cookies';
 
-const GUESTS_PER_IP_PER_HOUR = 60;
+/** Texts of the sign-in page's refusals that the gateway itself decides. */
+export const CALLBACK_TEXT = {
+  incomplete: 'The sign-in link is incomplete. Ask for a new code.',
+  crossSite: 'This sign-in link was opened from another site. Enter your code on this page instead.',
+  busy: 'The service is busy. Try the same code again in a moment.',
+} as const;
+
+/** Seconds a client is asked to wait after a 503 (a busy service). */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
 
 /** Hands a login to the browser: the answer, the session header and the file-view cookie. */
 export function deliverLogin(request: FastifyRequest, reply: FastifyReply, outcome: LoginOutcome): LoginResult {
@@ -27,27 +38,42 @@ export function deliverLogin(request: FastifyRequest, reply: FastifyReply, outco
   return { token: outcome.token, error: outcome.error, redirect_url: outcome.redirect_url };
 }
 
-@Controller('api/v1/auth')
+/**
+ * Where a sign-in that left the page lands: the token in the fragment (never sent to a server), with
+ * the page's own nonce when it gave one, so that the page accepts only a sign-in it started.
+ */
+export function loginSuccessUrl(token: string, loginState: string | null | undefined): string {
+  return `/login-success#access_token=${encodeURIComponent(token)}${loginState ? `&login_state=${encodeURIComponent(loginState)}` : ''}`;
+}
+
+export const loginErrorUrl = (detail: string, step?: 'code') => `/login?${step ? `step=${step}&` : ''}error=${encodeURIComponent(detail)}`;
+
+/** A 503 (a busy service) tells the client when to come back. */
+function withRetryAfter(reply: FastifyReply, error: unknown): unknown {
+  if (error instanceof RpcCallError && error.shape.status === 503) reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
+  return error;
+}
+
+/** Sign-in, the session and sign-out (the signed-in user, GET /auth/me, is a plain proxy). */
+@Controller()
 export class AuthController {
   constructor(
     private readonly rpc: RpcClient,
     @Inject(KEY_VALUE_STORE) private readonly kv: KeyValueStore,
+    @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'GUESTS_PER_IP_PER_HOUR'>,
   ) {}
 
-  @Post('anon')
-  @Public()
-  @HttpCode(200)
+  @Route(API.auth.anon)
   async anon(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<LoginResult> {
     const window = Math.floor(Date.now() / 3_600_000);
-    if ((await this.kv.increment(`auth:guests:ip:${request.ip}:${window}`, 3600)) > GUESTS_PER_IP_PER_HOUR) {
+    if ((await this.kv.increment(`auth:guests:ip:${request.ip}:${window}`, 3600)) > this.config.GUESTS_PER_IP_PER_HOUR) {
       throw new DomainError('rate_limited', 'Too many new guests from your network. Try again later.');
     }
     const outcome = await this.rpc.call(AUTH_RPC.createGuest, { client: clientOf(request) }, callerOf(request));
     return deliverLogin(request, reply, outcome);
   }
 
-  @Get('csrf-token')
-  @Public()
+  @Route(API.auth.csrfToken)
   @Header('cache-control', 'no-store')
   csrf(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const token = randomBytes(24).toString('base64url');
@@ -56,99 +82,126 @@ export class AuthController {
     return { csrf_token: token };
   }
 
-  @Post('login/phone_number')
-  @Public()
-  @RequireCsrf()
-  @HttpCode(200)
-  sendPhoneCode(@Body(new ZodPipe(PhoneLoginBodySchema)) body: ReturnType<typeof PhoneLoginBodySchema.parse>, @Req() request: FastifyRequest) {
-    return this.rpc.call(AUTH_RPC.sendPhoneCode, { ...body, client: clientOf(request) }, callerOf(request));
-  }
-
-  /**
-   * A full page navigation from the texted link or the code form. The token travels to the page in
-   * the URL fragment, which is never sent to a server (so never logged, never in a Referer).
-   */
-  @Get('callback/phone_number')
-  @Public()
-  async phoneCallback(@Query() query: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    reply.header('cache-control', 'no-store');
-    const parsed = PhoneCallbackQuerySchema.safeParse(query);
-    if (!parsed.success) return reply.redirect(`/login?error=${encodeURIComponent('The sign-in link is incomplete. Ask for a new code.')}`, 302);
+  @Route(API.auth.sendPhoneCode)
+  async sendPhoneCode(
+    @ValidBody() body: BodyOf<typeof API.auth.sendPhoneCode>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    // The code is bound to this browser: the auth service keeps the nonce's hash, the browser the nonce.
+    const nonce = newPhoneLoginNonce();
     try {
-      const outcome = await this.rpc.call(AUTH_RPC.verifyPhoneCode, { ...parsed.data, client: clientOf(request) }, callerOf(request));
-      if (!outcome.token) return reply.redirect(outcome.redirect_url ?? '/login-invite-error', 302);
-      deliverLogin(request, reply, outcome);
-      return reply.redirect(`/login-success#access_token=${encodeURIComponent(outcome.token)}`, 302);
+      const sent = await this.rpc.call(
+        AUTH_RPC.sendPhoneCode,
+        { ...body, client: clientOf(request), binding_hash: phoneLoginBindingHash(nonce) },
+        callerOf(request),
+      );
+      setPhoneLoginCookie(request, reply, nonce, sent.expires_in_seconds);
+      return sent;
     } catch (error) {
-      if (!(error instanceof RpcCallError) || error.shape.status >= 500) throw error;
-      if (error.shape.status === 451) return reply.redirect('/404', 302);
-      return reply.redirect(`/login?error=${encodeURIComponent(error.shape.detail)}`, 302);
+      throw withRetryAfter(reply, error);
     }
   }
 
-  @Get('google/config')
-  @Public()
+  /**
+   * A full page navigation from the code form. It completes a sign-in only in the browser that asked
+   * for the code (the `phone_login` cookie, which other sites' navigations do not carry), and never
+   * for a navigation another site started. The token travels to the page in the URL fragment, which
+   * is never sent to a server (so never logged, never in a Referer).
+   */
+  @Route(API.auth.phoneCallback)
+  async phoneCallback(@Query() query: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    reply.header('cache-control', 'no-store');
+    if (fromAnotherSite(request)) return reply.redirect(loginErrorUrl(CALLBACK_TEXT.crossSite), 302);
+    const parsed = PhoneCallbackQuerySchema.safeParse(query);
+    if (!parsed.success) return reply.redirect(loginErrorUrl(CALLBACK_TEXT.incomplete), 302);
+    const { login_state: loginState, ...fields } = parsed.data;
+    try {
+      const outcome = await this.rpc.call(
+        AUTH_RPC.verifyPhoneCode,
+        { ...fields, client: clientOf(request), binding_hash: phoneLoginBindingOf(request) },
+        callerOf(request),
+      );
+      if (!outcome.token) return reply.redirect(outcome.redirect_url ?? '/login-invite-error', 302);
+      clearPhoneLoginCookie(request, reply);
+      deliverLogin(request, reply, outcome);
+      return reply.redirect(loginSuccessUrl(outcome.token, loginState), 302);
+    } catch (error) {
+      if (!(error instanceof RpcCallError)) throw error;
+      // Busy or late: the code was not used, the same one can be tried again.
+      if (error.shape.status === 503 || error.shape.status === 504) return reply.redirect(loginErrorUrl(CALLBACK_TEXT.busy, 'code'), 302);
+      if (error.shape.status >= 500) throw error;
+      if (error.shape.status === 451) return reply.redirect('/404', 302);
+      return reply.redirect(loginErrorUrl(error.shape.detail), 302);
+    }
+  }
+
+  @Route(API.auth.googleConfig)
   async googleConfig() {
     return (await this.providers()).google ?? notConfigured('Google');
   }
 
-  @Get('apple/config')
-  @Public()
+  @Route(API.auth.appleConfig)
   async appleConfig() {
     return (await this.providers()).apple ?? notConfigured('Apple');
   }
 
-  @Get('firebase/config')
-  @Public()
+  @Route(API.auth.firebaseConfig)
   async firebaseConfig() {
     return (await this.providers()).firebase ?? notConfigured('Firebase');
   }
 
-  @Post('login/google')
-  @Public()
-  @RequireCsrf()
-  @HttpCode(200)
-  async google(@Body(new ZodPipe(GoogleLoginBodySchema)) body: ReturnType<typeof GoogleLoginBodySchema.parse>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const outcome = await this.rpc.call(AUTH_RPC.loginGoogle, { ...body, redirect_uri: 'postmessage', client: clientOf(request) }, callerOf(request));
+  @Route(API.auth.loginGoogle)
+  async google(
+    @ValidBody() body: BodyOf<typeof API.auth.loginGoogle>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const outcome = await this.rpc.call(
+      AUTH_RPC.loginGoogle,
+      { ...body, redirect_uri: 'postmessage', client: clientOf(request) },
+      callerOf(request),
+    );
     return deliverLogin(request, reply, outcome);
   }
 
-  @Post('login/apple')
-  @Public()
-  @RequireCsrf()
-  @HttpCode(200)
-  async apple(@Body(new ZodPipe(AppleLoginBodySchema)) body: ReturnType<typeof AppleLoginBodySchema.parse>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Route(API.auth.loginApple)
+  async apple(
+    @ValidBody() body: BodyOf<typeof API.auth.loginApple>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const outcome = await this.rpc.call(AUTH_RPC.loginApple, { ...body, client: clientOf(request) }, callerOf(request));
     return deliverLogin(request, reply, outcome);
   }
 
-  @Post('login/firebase')
-  @Public()
-  @RequireCsrf()
-  @HttpCode(200)
-  async firebase(@Body(new ZodPipe(FirebaseLoginBodySchema)) body: ReturnType<typeof FirebaseLoginBodySchema.parse>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Route(API.auth.loginFirebase)
+  async firebase(
+    @ValidBody() body: BodyOf<typeof API.auth.loginFirebase>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const outcome = await this.rpc.call(AUTH_RPC.loginFirebase, { ...body, client: clientOf(request) }, callerOf(request));
     return deliverLogin(request, reply, outcome);
   }
 
-  @Get('me')
-  me(@Req() request: FastifyRequest) {
-    return this.rpc.call(AUTH_RPC.me, {}, callerOf(request));
-  }
-
-  @Get('session-id')
+  @Route(API.auth.sessionId)
   sessionId(@Req() request: FastifyRequest) {
     return { session_id: request.auth!.session_id };
   }
 
-  @Post('logout')
-  @Public()
-  @RequireCsrf()
-  @HttpCode(200)
-  async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  /** Ends this session; `{"all": true}` (or `?all=true`) ends every session of the account, on every device. */
+  @Route(API.auth.logout)
+  async logout(
+    @ValidBody() body: BodyOf<typeof API.auth.logout>,
+    @Query('all') allQuery: unknown,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     clearAccessTokenCookie(request, reply);
     if (!request.auth) return { logged_out: true as const };
-    return this.rpc.call(AUTH_RPC.logout, {}, callerOf(request));
+    const all = body.all === true || allQuery === 'true' || allQuery === '1';
+    return this.rpc.call(AUTH_RPC.logout, all ? { all } : {}, callerOf(request));
   }
 
   private providers() {

@@ -26,6 +26,12 @@ function bearer(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/** A request another site started (Fetch Metadata); absent in old browsers and non-browser clients. */
+export function fromAnotherSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site === 'cross-site' || site === 'same-site';
+}
+
 function sameToken(a: string | undefined, b: string | undefined): boolean {
   if (!a || !b) return false;
   const x = Buffer.from(a);
@@ -35,7 +41,11 @@ function sameToken(a: string | undefined, b: string | undefined): boolean {
 
 /**
  * Every route needs a valid access token unless it is @Public(); routes marked @RequireCsrf()
- * also need the CSRF header to match the CSRF cookie.
+ * also need the CSRF header to match the CSRF cookie (HttpOnly, SameSite=Strict), and must not come
+ * from another site. The header is what stops a forged request: another origin cannot set it
+ * without a CORS preflight, which the gateway never grants; the cookie pairing and Fetch Metadata
+ * are depth. (Binding the token to a session would add nothing here: the calls it guards are the
+ * sign-ins themselves, made before there is a session to bind to.)
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -50,7 +60,9 @@ export class AuthGuard implements CanActivate {
     const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets) ?? false;
     if (this.reflector.getAllAndOverride<boolean>(CSRF_PROTECTED, targets)) {
       const header = request.headers[HEADERS.csrfToken];
-      if (!sameToken(Array.isArray(header) ? header[0] : header, request.cookies?.[CSRF_COOKIE])) throw DomainError.forbidden(CSRF_REFUSED);
+      if (fromAnotherSite(request) || !sameToken(Array.isArray(header) ? header[0] : header, request.cookies?.[CSRF_COOKIE])) {
+        throw DomainError.forbidden(CSRF_REFUSED);
+      }
     }
     const token = bearer(request);
     if (!token) {

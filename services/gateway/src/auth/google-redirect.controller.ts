@@ -1,28 +1,36 @@
-import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
-import { AUTH_RPC } from '@app/contracts/auth';
-import { DomainError, Public, RpcCallError, RpcClient } from '@app/platform';
+import { Controller, Inject, Query, Req, Res } from '@nestjs/common';
+import { AUTH_RPC, LOGIN_STATE_PATTERN } from '@app/contracts/auth';
+import { API } from '@app/contracts/gateway';
+import { DomainError, RpcCallError, RpcClient } from '@app/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Strategy as GoogleStrategy, type GoogleCallbackParameters, type Profile, type StrategyOptions, type VerifyCallback } from 'passport-google-oauth20';
+import {
+  Strategy as GoogleStrategy,
+  type GoogleCallbackParameters,
+  type Profile,
+  type StrategyOptions,
+  type VerifyCallback,
+} from 'passport-google-oauth20';
 import type { GatewayConfig } from '../config';
 import { callerOf, clientOf } from '../http/request-context';
+import { Route } from '../http/route';
 import { GATEWAY_CONFIG } from '../tokens';
-import { deliverLogin } from './auth.controller';
+import { deliverLogin, loginSuccessUrl } from './auth.controller';
 
 const STATE_COOKIE = 'google_oauth';
 const STATE_PATH = '/api/v1/auth/google';
-const CALLBACK_PATH = '/api/v1/auth/google/callback';
+const CALLBACK_PATH = API.auth.googleCallback.path;
 
 type StrategyResult = { kind: 'redirect'; url: string } | { kind: 'success'; idToken: string } | { kind: 'fail'; reason: string };
 
 /**
  * The classic redirect flow, for browsers where the Google popup is not available: passport's
  * Google strategy sends the browser to Google and exchanges the returned code; the ID token is then
- * verified by the auth service as for the popup flow. The `state` lives in a short cookie.
+ * verified by the auth service as for the popup flow. The `state` lives in a short cookie, with the
+ * page's `login_state` nonce, echoed in the `/login-success` fragment (see loginSuccessUrl).
  */
-@Controller('api/v1/auth/google')
-@Public()
+@Controller()
 export class GoogleRedirectController {
   private readonly strategy?: GoogleStrategy;
 
@@ -48,11 +56,21 @@ export class GoogleRedirectController {
     }
   }
 
-  @Get('redirect')
-  async start(@Query('invite_link_id') invite: string | undefined, @Query('campaign_name') campaign: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+  @Route(API.auth.googleRedirect)
+  async start(
+    @Query('invite_link_id') invite: unknown,
+    @Query('campaign_name') campaign: unknown,
+    @Query('login_state') loginState: unknown,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
     const strategy = this.require();
+    if (loginState !== undefined && (typeof loginState !== 'string' || !LOGIN_STATE_PATTERN.test(loginState))) {
+      return reply.redirect(loginError('Google sign-in could not start. Reload the page and try again.'), 302);
+    }
     const state = randomBytes(18).toString('base64url');
-    reply.setCookie(STATE_COOKIE, JSON.stringify({ state, invite: invite?.slice(0, 64) ?? null, campaign: campaign?.slice(0, 64) ?? null }), {
+    const saved: SavedState = { state, invite: text(invite), campaign: text(campaign), loginState: loginState ?? null };
+    reply.setCookie(STATE_COOKIE, JSON.stringify(saved), {
       path: STATE_PATH,
       maxAge: 600,
       httpOnly: true,
@@ -64,13 +82,14 @@ export class GoogleRedirectController {
     return reply.redirect(result.url, 302);
   }
 
-  @Get('callback')
+  @Route(API.auth.googleCallback)
   async callback(@Query('state') state: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const strategy = this.require();
     reply.header('cache-control', 'no-store');
     reply.clearCookie(STATE_COOKIE, { path: STATE_PATH });
     const saved = parseState(request.cookies?.[STATE_COOKIE]);
-    if (!saved || !state || !sameText(saved.state, state)) return reply.redirect(loginError('The Google sign-in expired. Please try again.'), 302);
+    if (!saved || !state || !sameText(saved.state, state))
+      return reply.redirect(loginError('The Google sign-in expired. Please try again.'), 302);
     const result = await run(strategy, request, { session: false });
     if (result.kind !== 'success') return reply.redirect(loginError('Google sign-in was cancelled or refused.'), 302);
     try {
@@ -81,7 +100,7 @@ export class GoogleRedirectController {
       );
       if (!outcome.token) return reply.redirect(outcome.redirect_url ?? '/login-invite-error', 302);
       deliverLogin(request, reply, outcome);
-      return reply.redirect(`/login-success#access_token=${encodeURIComponent(outcome.token)}`, 302);
+      return reply.redirect(loginSuccessUrl(outcome.token, saved.loginState), 302);
     } catch (error) {
       if (error instanceof RpcCallError && error.shape.status < 500) return reply.redirect(loginError(error.shape.detail), 302);
       throw error;
@@ -96,12 +115,22 @@ export class GoogleRedirectController {
 
 const loginError = (detail: string) => `/login?error=${encodeURIComponent(detail)}`;
 
-function parseState(raw: string | undefined): { state: string; invite: string | null; campaign: string | null } | null {
+interface SavedState {
+  state: string;
+  invite: string | null;
+  campaign: string | null;
+  loginState: string | null;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value.slice(0, 64) : null);
+
+function parseState(raw: string | undefined): SavedState | null {
   if (!raw) return null;
   try {
-    const value = JSON.parse(raw) as { state?: unknown; invite?: unknown; campaign?: unknown };
+    const value = JSON.parse(raw) as { state?: unknown; invite?: unknown; campaign?: unknown; loginState?: unknown };
     if (typeof value.state !== 'string') return null;
-    return { state: value.state, invite: typeof value.invite === 'string' ? value.invite : null, campaign: typeof value.campaign === 'string' ? value.campaign : null };
+    const loginState = typeof value.loginState === 'string' && LOGIN_STATE_PATTERN.test(value.loginState) ? value.loginState : null;
+    return { state: value.state, invite: text(value.invite), campaign: text(value.campaign), loginState };
   } catch {
     return null;
   }

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { systemCaller } from '@app/contracts';
-import { AUTH_RPC, revokedSessionKey } from '@app/contracts/auth';
+import { AUTH_RPC, SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
 import { KEY_VALUE_STORE, RpcClient, type KeyValueStore } from '@app/platform';
+import type { GatewayConfig } from '../config';
+import { GATEWAY_CONFIG } from '../tokens';
 
 type Jose = typeof import('jose');
 
@@ -19,20 +21,27 @@ export interface Authenticated {
 export class InvalidTokenError extends Error {}
 
 const KEY_REFRESH_MIN_INTERVAL_MS = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Checks access tokens without calling the auth service per request: the public keys are fetched
- * once (again when a token names an unknown key), the signature, algorithm, issuer, audience and
- * expiry are checked here, and an ended session is found in the shared cache.
+ * Checks access tokens. The public keys are fetched once (again when a token names an unknown key);
+ * the signature, algorithm, issuer, audience and expiry are checked here. Whether the session still
+ * lives is the auth service's database to say: the shared cache answers first (an "ended" mark the
+ * auth service writes when a session ends, or a short-lived "active" this gateway wrote), and when
+ * it does not know (a restart, an eviction, a flushed Redis) the gateway asks the auth service and
+ * caches the answer. A failed question fails the request (503/504), never lets the token through.
  */
 @Injectable()
 export class TokenVerifier {
   private keys?: Promise<{ jwks: ReturnType<Jose['createLocalJWKSet']>; issuer: string; audience: string; algorithms: string[] }>;
   private lastRefresh = 0;
+  /** Questions in flight, one per session: a burst of requests asks once. */
+  private readonly asking = new Map<string, Promise<boolean>>();
 
   constructor(
-    private readonly rpc: RpcClient,
+    @Inject(RpcClient) private readonly rpc: Pick<RpcClient, 'call'>,
     @Inject(KEY_VALUE_STORE) private readonly kv: KeyValueStore,
+    @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'SESSION_STATUS_CACHE_SECONDS'>,
   ) {}
 
   async verify(token: string): Promise<Authenticated> {
@@ -51,10 +60,44 @@ export class TokenVerifier {
         throw new InvalidTokenError(again instanceof Error ? again.message : String(again));
       }
     }
-    const { sub, sid, anon } = payload as { sub?: unknown; sid?: unknown; anon?: unknown };
-    if (typeof sub !== 'string' || typeof sid !== 'string' || typeof anon !== 'boolean') throw new InvalidTokenError('missing claims');
-    if (await this.kv.get(revokedSessionKey(sid))) throw new InvalidTokenError('session ended');
+    const { sub, sid, anon, exp } = payload as { sub?: unknown; sid?: unknown; anon?: unknown; exp?: unknown };
+    if (typeof sub !== 'string' || typeof sid !== 'string' || typeof anon !== 'boolean' || typeof exp !== 'number')
+      throw new InvalidTokenError('missing claims');
+    if (!UUID.test(sub) || !UUID.test(sid)) throw new InvalidTokenError('malformed claims');
+    if (!(await this.sessionLives(sub, sid, exp))) throw new InvalidTokenError('session ended');
     return { user_id: sub, session_id: sid, is_anon: anon };
+  }
+
+  private async sessionLives(userId: string, sessionId: string, exp: number): Promise<boolean> {
+    // The cache is only a fast path: when it cannot answer, the auth service does.
+    const cached = await this.kv.get(sessionStateKey(sessionId)).catch(() => null);
+    if (cached === SESSION_STATE.ended) return false;
+    if (cached === SESSION_STATE.active) return true;
+    let question = this.asking.get(sessionId);
+    if (!question) {
+      question = this.ask(userId, sessionId, exp).finally(() => this.asking.delete(sessionId));
+      this.asking.set(sessionId, question);
+    }
+    return question;
+  }
+
+  private async ask(userId: string, sessionId: string, exp: number): Promise<boolean> {
+    const { active } = await this.rpc.call(
+      AUTH_RPC.sessionStatus,
+      { session_id: sessionId, user_id: userId },
+      systemCaller('session-status'),
+    );
+    const untilExpiry = Math.max(1, exp - Math.floor(Date.now() / 1000));
+    const remembered = active
+      ? // Only when absent: an "ended" mark written meanwhile by the auth service wins.
+        this.kv.setIfAbsent(
+          sessionStateKey(sessionId),
+          SESSION_STATE.active,
+          Math.min(this.config.SESSION_STATUS_CACHE_SECONDS, untilExpiry),
+        )
+      : this.kv.set(sessionStateKey(sessionId), SESSION_STATE.ended, untilExpiry);
+    await remembered.catch(() => undefined); // not remembered: asked again next time
+    return active;
   }
 
   private async check(jose: Jose, token: string) {
@@ -67,7 +110,12 @@ export class TokenVerifier {
     this.keys ??= (async () => {
       this.lastRefresh = Date.now();
       const answer = await this.rpc.call(AUTH_RPC.keys, {}, systemCaller('token-keys'));
-      return { jwks: jose.createLocalJWKSet({ keys: answer.keys as import('jose').JWK[] }), issuer: answer.issuer, audience: answer.audience, algorithms: answer.algorithms };
+      return {
+        jwks: jose.createLocalJWKSet({ keys: answer.keys as import('jose').JWK[] }),
+        issuer: answer.issuer,
+        audience: answer.audience,
+        algorithms: answer.algorithms,
+      };
     })().catch((error: unknown) => {
       this.keys = undefined;
       throw error;

@@ -1,15 +1,18 @@
 import { ErrorBodySchema } from '@app/contracts';
-import type { HttpRoute } from '@app/contracts/gateway';
+import { routeKeyPath, type RouteDeclaration } from '@app/contracts/gateway';
 import { z } from 'zod';
 
-const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+/** `/api/v1/chats/:chat_id/` as OpenAPI writes it: `/api/v1/chats/{chat_id}`. */
+const toOpenApiPath = (path: string) => routeKeyPath(path).replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
   return rest;
 }
 
-function parameters(route: HttpRoute): unknown[] {
+const errorContent = () => ({ 'application/json': { schema: jsonSchema(ErrorBodySchema) } });
+
+function parameters(route: RouteDeclaration): unknown[] {
   const list: unknown[] = [];
   for (const [where, schema] of [
     ['path', route.params],
@@ -20,20 +23,24 @@ function parameters(route: HttpRoute): unknown[] {
       list.push({ name, in: where, required: where === 'path' || !field.safeParse(undefined).success, schema: jsonSchema(field) });
     }
   }
+  if (route.csrf) {
+    list.push({ name: 'X-CSRF-Token', in: 'header', required: true, schema: { type: 'string' }, description: 'The CSRF token' });
+  }
   return list;
 }
 
-/** The OpenAPI 3.1 description of the gateway, generated from the contracts' route table. */
-export function buildOpenApi(routes: readonly HttpRoute[], version: string): Record<string, unknown> {
+/** The OpenAPI 3.1 description of the gateway, generated from the contracts' route declarations. */
+export function buildOpenApi(routes: readonly RouteDeclaration[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const responses: Record<string, unknown> = {};
-    for (const [status, schema] of Object.entries(route.responses)) {
+    for (const [status, schema] of Object.entries({ [route.status ?? 200]: route.response, ...route.otherAnswers })) {
       responses[status] = schema
         ? { description: 'OK', content: { [route.produces ?? 'application/json']: { schema: jsonSchema(schema) } } }
         : { description: 'No content' };
     }
-    responses.default = { description: 'Error', content: { 'application/json': { schema: jsonSchema(ErrorBodySchema) } } };
+    for (const [status, description] of Object.entries(route.errors ?? {})) responses[status] = { description, content: errorContent() };
+    responses.default = { description: 'Error', content: errorContent() };
     const operation: Record<string, unknown> = {
       summary: route.summary,
       tags: [route.tag],
@@ -41,7 +48,9 @@ export function buildOpenApi(routes: readonly HttpRoute[], version: string): Rec
       parameters: parameters(route),
       responses,
       ...(route.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
-      ...(route.body ? { requestBody: { required: true, content: { [route.consumes ?? 'application/json']: { schema: jsonSchema(route.body) } } } } : {}),
+      ...(route.body
+        ? { requestBody: { required: true, content: { [route.consumes ?? 'application/json']: { schema: jsonSchema(route.body) } } } }
+        : {}),
     };
     paths[toOpenApiPath(route.path)] ??= {};
     paths[toOpenApiPath(route.path)][route.method.toLowerCase()] = operation;

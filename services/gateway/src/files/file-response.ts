@@ -1,10 +1,19 @@
-import type { FileChunk } from '@app/contracts/files';
+import { INLINE_FILE_TYPES, type FileChunk } from '@app/contracts/files';
 import type { FastifyReply } from 'fastify';
-import { Readable } from 'node:stream';
+import { headAndBody } from '../http/headed-stream';
 
-/** Served files may not run anything, embed anything or be framed; PDFs keep the browser's viewer. */
+/** Served files may not run anything, embed anything or be framed. */
 const SANDBOX_POLICY = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
-const PDF_POLICY = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; object-src 'self'";
+const INLINE_TYPES = new Set(INLINE_FILE_TYPES);
+
+/**
+ * How the gateway lets a browser handle a file: inline only when the files service says so AND
+ * the type (without its parameters) is on the inline allow-list; an attachment otherwise.
+ */
+export function dispositionOf(head: { content_type: string; disposition: 'inline' | 'attachment' }): 'inline' | 'attachment' {
+  const type = head.content_type.split(';')[0].trim().toLowerCase();
+  return head.disposition === 'inline' && INLINE_TYPES.has(type) ? 'inline' : 'attachment';
+}
 
 /** A Content-Disposition value: an ASCII fallback and the UTF-8 name (RFC 6266 / RFC 5987). */
 export function contentDisposition(disposition: 'inline' | 'attachment', filename: string): string {
@@ -19,23 +28,13 @@ export function contentDisposition(disposition: 'inline' | 'attachment', filenam
  * they come, with the response's backpressure.
  */
 export async function sendFileStream(reply: FastifyReply, frames: AsyncIterable<FileChunk>): Promise<FastifyReply> {
-  const iterator = frames[Symbol.asyncIterator]();
-  const first = await iterator.next(); // throws → the exception filter answers with a status and {detail}
-  if (first.done || first.value.kind !== 'head') throw new Error('The files service sent a body without its head');
-  const head = first.value;
-  async function* bytes() {
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      if (next.value.kind === 'data') yield Buffer.from(next.value.data, 'base64');
-    }
-  }
+  const { head, body } = await headAndBody(frames, 'files service');
   return reply
     .header('content-type', head.content_type)
     .header('content-length', String(head.size))
-    .header('content-disposition', contentDisposition(head.disposition, head.filename))
+    .header('content-disposition', contentDisposition(dispositionOf(head), head.filename))
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private, max-age=300')
-    .header('content-security-policy', head.content_type === 'application/pdf' ? PDF_POLICY : SANDBOX_POLICY)
-    .send(Readable.from(bytes(), { objectMode: false }));
+    .header('content-security-policy', SANDBOX_POLICY)
+    .send(body);
 }

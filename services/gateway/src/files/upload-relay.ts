@@ -21,6 +21,18 @@ async function drain(stream: Readable): Promise<void> {
 }
 
 /**
+ * The bytes of a part; a body that breaks off or is malformed mid-part (busboy's "Unexpected end
+ * of multipart data", say) is the client's fault: 400 `{detail}`, never a 500.
+ */
+async function* partBytes(stream: Readable): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of stream) yield chunk as Buffer;
+  } catch {
+    throw DomainError.badRequest(MALFORMED_MULTIPART);
+  }
+}
+
+/**
  * Moves an upload from the HTTP request to the files service without ever holding it whole:
  * `files.upload.begin`, then each chunk (FILE_TRANSFER.chunkBytes, base64) as its own
  * `files.upload.chunk` call as the bytes arrive (the request is read no faster than the service
@@ -36,7 +48,10 @@ export async function relayUpload(request: FastifyRequest, rpc: RpcClient, calle
   if (!request.isMultipart()) throw new DomainError('unsupported_media_type', NOT_MULTIPART);
   let part: MultipartFile | undefined;
   try {
-    part = await request.file({ limits: { files: 1, fields: 10, fieldSize: 4096, parts: 20, fileSize: STREAM_CEILING_BYTES }, throwFileSizeLimit: false });
+    part = await request.file({
+      limits: { files: 1, fields: 10, fieldSize: 4096, parts: 20, fileSize: STREAM_CEILING_BYTES },
+      throwFileSizeLimit: false,
+    });
   } catch {
     throw DomainError.badRequest(MALFORMED_MULTIPART);
   }
@@ -44,10 +59,17 @@ export async function relayUpload(request: FastifyRequest, rpc: RpcClient, calle
     if (part) await drain(part.file);
     throw new DomainError('validation_failed', NO_FILE);
   }
-  const { upload_id, chunk_bytes } = await rpc.call(FILES_RPC.uploadBegin, { filename: part.filename ?? '', declared_type: part.mimetype || null }, caller);
+  let session: { upload_id: string; chunk_bytes: number };
+  try {
+    session = await rpc.call(FILES_RPC.uploadBegin, { filename: part.filename ?? '', declared_type: part.mimetype || null }, caller);
+  } catch (error) {
+    await drain(part.file);
+    throw error;
+  }
+  const { upload_id, chunk_bytes } = session;
   try {
     let seq = 0;
-    for await (const chunk of rechunk(part.file, chunk_bytes)) {
+    for await (const chunk of rechunk(partBytes(part.file), chunk_bytes)) {
       await rpc.call(FILES_RPC.uploadChunk, { upload_id, seq: seq++, data: chunk.toString('base64') }, caller);
     }
     if (part.file.truncated) throw new DomainError('payload_too_large', 'The file is too large.');

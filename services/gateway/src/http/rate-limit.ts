@@ -1,22 +1,151 @@
-import type { KeyValueStore } from '@app/platform';
-import type { FastifyRequest } from 'fastify';
+import type { AppLogger } from '@app/platform';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+
+const MINUTE_MS = 60_000;
+
+/** Routes that make an account or text a code: limited more strictly, besides the global limit. */
+export const SIGN_IN_ROUTES: ReadonlySet<string> = new Set(['POST /api/v1/auth/anon', 'POST /api/v1/auth/login/phone_number']);
+
+/** The sign-in routes allow this share of RATE_LIMIT_PER_MINUTE per address (60 a minute with the default 1200). */
+export const SIGN_IN_SHARE = 1 / 20;
 
 /**
- * A fixed one-minute window per client address, counted in the shared store (Redis in the
- * distributed mode, so every gateway replica sees the same count).
+ * Routes that make the product text a number someone typed (the public group join), text as a
+ * chosen number (the development phone, which makes accounts) or make group invite links and
+ * groups: limited more strictly still, besides the global limit (the sms service also limits the
+ * texts per number and the groups and links per day).
  */
-export class RateLimiter {
-  constructor(
-    private readonly kv: KeyValueStore,
-    private readonly perMinute: number,
-  ) {}
+export const TEXTING_ROUTES: ReadonlySet<string> = new Set([
+  'POST /api/v1/sms/group-invites/:invite_id/join',
+  'POST /api/v1/dev/sms/inbound',
+  'POST /api/v1/sms/groups',
+  'POST /api/v1/sms/groups/:channel_url/invites',
+]);
 
-  /** Returns the seconds to wait when the caller is over the limit, else null. */
-  async check(request: FastifyRequest): Promise<number | null> {
-    const now = Date.now();
-    const window = Math.floor(now / 60_000);
-    const count = await this.kv.increment(`rate:${request.ip}:${window}`, 61);
-    if (count <= this.perMinute) return null;
-    return Math.max(1, Math.ceil(((window + 1) * 60_000 - now) / 1000));
+/** The texting routes allow this share of RATE_LIMIT_PER_MINUTE per address (10 a minute with the default 1200). */
+export const TEXTING_SHARE = 1 / 120;
+
+/**
+ * Twilio's webhooks: every text and delivery report of every user arrives from Twilio's few
+ * addresses, so they are not counted with the browsers' requests (a busy number would be turned
+ * away at RATE_LIMIT_PER_MINUTE) but in a bucket of their own, WEBHOOK_SHARE times larger. Each is
+ * still signature-checked by the sms service before anything is stored.
+ */
+export const WEBHOOK_ROUTES: ReadonlySet<string> = new Set(['POST /api/v1/sms/twilio/inbound', 'POST /api/v1/sms/twilio/status']);
+
+/** The webhooks allow this multiple of RATE_LIMIT_PER_MINUTE per address (12,000 a minute with the default 1200). */
+export const WEBHOOK_SHARE = 10;
+
+export interface RateLimitOptions {
+  /** RATE_LIMIT_PER_MINUTE: requests per client address and minute on /api/v1. */
+  perMinute: number;
+  /** Counts in Redis when given (every replica sees the same count), in this process's memory otherwise. */
+  redis?: Redis;
+  /** Keeps the counters of one deployment (or one test run) apart in a shared Redis. */
+  prefix: string;
+  logger: AppLogger;
+}
+
+export interface RateVerdict {
+  /** Over a limit: answer 429. */
+  exceeded: boolean;
+  /** The standard headers of the limit nearest to running out: x-ratelimit-limit, -remaining, -reset, and retry-after when exceeded. */
+  headers: [string, string][];
+}
+
+export type RateLimitCheck = (request: FastifyRequest) => Promise<RateVerdict>;
+
+/**
+ * The limits of /api/v1, counted by @fastify/rate-limit per client address (an IPv6 address by its
+ * /64) in a fixed window of one minute: RATE_LIMIT_PER_MINUTE for every request, including unknown
+ * paths, and a stricter share of it for the sign-in routes and for the routes that send texts. The gateway's onRequest hook asks and
+ * answers a 429 itself, through the one error mapping. When the store fails (Redis away) the
+ * request goes through and a warning is logged, at most once a minute: the limiter must not stop
+ * the product; readiness reports Redis, and the sign-in code limits of the auth service still
+ * answer 503 without it.
+ */
+export async function registerRateLimits(fastify: FastifyInstance, options: RateLimitOptions): Promise<RateLimitCheck> {
+  await fastify.register(rateLimit, {
+    global: false,
+    ...(options.redis ? { redis: options.redis, nameSpace: `${options.prefix ? `${options.prefix}:` : ''}rate-limit:` } : {}),
+  });
+  const perAddress = (scope: string) => (request: FastifyRequest) => `${scope}:${normalizeIP(request.ip)}`;
+  const global = fastify.createRateLimit({ max: options.perMinute, timeWindow: MINUTE_MS, keyGenerator: perAddress('api') });
+  const signIn = fastify.createRateLimit({
+    max: Math.max(1, Math.floor(options.perMinute * SIGN_IN_SHARE)),
+    timeWindow: MINUTE_MS,
+    keyGenerator: perAddress('sign-in'),
+  });
+  const texting = fastify.createRateLimit({
+    max: Math.max(1, Math.floor(options.perMinute * TEXTING_SHARE)),
+    timeWindow: MINUTE_MS,
+    keyGenerator: perAddress('texting'),
+  });
+  const webhooks = fastify.createRateLimit({
+    max: options.perMinute * WEBHOOK_SHARE,
+    timeWindow: MINUTE_MS,
+    keyGenerator: perAddress('webhook'),
+  });
+  let warnedAt = -Infinity;
+
+  return async (request) => {
+    const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+    const limits = [WEBHOOK_ROUTES.has(route) ? webhooks : global];
+    if (SIGN_IN_ROUTES.has(route)) limits.push(signIn);
+    if (TEXTING_ROUTES.has(route)) limits.push(texting);
+    let nearest: { max: number; remaining: number; ttlInSeconds: number; isExceeded: boolean } | undefined;
+    for (const limit of limits) {
+      let result: Awaited<ReturnType<typeof limit>>;
+      try {
+        result = await limit(request);
+      } catch (error) {
+        if (Date.now() - warnedAt >= MINUTE_MS) {
+          warnedAt = Date.now();
+          options.logger.warn(
+            {
+              msg: 'The rate limit cannot be counted, requests go through unlimited',
+              reason: error instanceof Error ? error.message : String(error),
+            },
+            'RateLimit',
+          );
+        }
+        return { exceeded: false, headers: [] };
+      }
+      if (result.isAllowed) continue;
+      if (!nearest || result.isExceeded || (!nearest.isExceeded && result.remaining < nearest.remaining)) nearest = result;
+      if (result.isExceeded) break;
+    }
+    if (!nearest) return { exceeded: false, headers: [] };
+    // A window that has just closed shows 0 s left; wait at least a second.
+    const reset = String(Math.max(1, nearest.ttlInSeconds));
+    const headers: [string, string][] = [
+      ['x-ratelimit-limit', String(nearest.max)],
+      ['x-ratelimit-remaining', String(nearest.remaining)],
+      ['x-ratelimit-reset', reset],
+    ];
+    if (nearest.isExceeded) headers.push(['retry-after', reset]);
+    return { exceeded: nearest.isExceeded, headers };
+  };
+}
+
+/** The Redis connection of the limiter: like the shared store's, a command fails at once while Redis is away. */
+export async function connectRateLimitRedis(url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: 2_000,
+    commandTimeout: 2_000,
+  });
+  redis.on('error', () => undefined); // reported by the limiter's warning and by readiness
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`Cannot reach Redis at ${url} for the rate limit: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return redis;
 }

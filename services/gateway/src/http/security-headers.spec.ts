@@ -1,4 +1,4 @@
-import { contentSecurityPolicy } from './security-headers';
+import { contentSecurityPolicy, securityHeaders } from './security-headers';
 
 describe('contentSecurityPolicy', () => {
   it('allows our own origin only when no sign-in provider is configured', () => {
@@ -15,5 +15,21 @@ describe('contentSecurityPolicy', () => {
     expect(policy).toContain('https://identitytoolkit.googleapis.com');
     expect(policy).toMatch(/frame-src https:\/\/accounts\.google\.com\/gsi\/ https:\/\/appleid\.apple\.com/);
     expect(policy).not.toContain('unsafe-eval');
+  });
+});
+
+describe('securityHeaders', () => {
+  it('lists the headers every answer carries, HSTS only over https', () => {
+    const plain = Object.fromEntries(securityHeaders('policy', false));
+    expect(plain).toEqual({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin-allow-popups',
+      'cross-origin-resource-policy': 'same-origin',
+      'permissions-policy': 'camera=(), geolocation=(), microphone=(self)',
+      'content-security-policy': 'policy',
+    });
+    expect(Object.fromEntries(securityHeaders('policy', true))['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
   });
 });

@@ -50,16 +50,30 @@ export function contentSecurityPolicy(providers: ProviderOrigins): string {
   ].join('; ');
 }
 
-const DEFAULT_POLICY = contentSecurityPolicy({ google: false, apple: false, firebase: false });
+export const DEFAULT_POLICY = contentSecurityPolicy({ google: false, apple: false, firebase: false });
 
-/** Headers every answer carries. HSTS only where the request came over https. */
+/**
+ * Headers every answer carries, as name/value pairs: for Fastify's replies and for the raw
+ * answers written to a socket when Node's HTTP parser refuses a request (see answerClientError).
+ * HSTS only where the request came over https.
+ */
+export function securityHeaders(policy: string, https: boolean): [string, string][] {
+  const headers: [string, string][] = [
+    ['x-content-type-options', 'nosniff'],
+    ['x-frame-options', 'DENY'],
+    ['referrer-policy', 'no-referrer'],
+    ['cross-origin-opener-policy', 'same-origin-allow-popups'],
+    ['cross-origin-resource-policy', 'same-origin'],
+    ['permissions-policy', 'camera=(), geolocation=(), microphone=(self)'],
+    ['content-security-policy', policy],
+  ];
+  if (https) headers.push(['strict-transport-security', 'max-age=31536000; includeSubDomains']);
+  return headers;
+}
+
+/** Sets the security headers on a reply; a Content-Security-Policy set by the route (file bodies) is kept. */
 export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('x-frame-options', 'DENY');
-  reply.header('referrer-policy', 'no-referrer');
-  reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
-  reply.header('cross-origin-resource-policy', 'same-origin');
-  reply.header('permissions-policy', 'camera=(), geolocation=(), microphone=(self)');
-  if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', request.server.contentSecurityPolicy ?? DEFAULT_POLICY);
-  if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  for (const [name, value] of securityHeaders(request.server.contentSecurityPolicy ?? DEFAULT_POLICY, request.protocol === 'https')) {
+    if (name !== 'content-security-policy' || !reply.hasHeader(name)) reply.header(name, value);
+  }
 }

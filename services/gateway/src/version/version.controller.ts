@@ -1,14 +1,13 @@
-import { Public } from '@app/platform';
-import { Controller, Get, Header } from '@nestjs/common';
-import type { VersionResponse } from '@app/contracts/gateway';
+import { Controller, Header } from '@nestjs/common';
+import { API, type VersionResponse } from '@app/contracts/gateway';
+import { Route } from '../http/route';
 import { BuildInfo } from './build-info';
 
-@Public()
-@Controller('api/v1/version')
+@Controller()
 export class VersionController {
   constructor(private readonly build: BuildInfo) {}
 
-  @Get('commit')
+  @Route(API.version.commit)
   @Header('cache-control', 'no-store, no-cache, must-revalidate, max-age=0')
   @Header('pragma', 'no-cache')
   @Header('expires', '0')

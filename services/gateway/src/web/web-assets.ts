@@ -35,6 +35,9 @@ export class WebAssets {
       prefix: '/',
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset (scripts/build.mjs): sent as they are to a
+      // browser that accepts them, with `Vary: Accept-Encoding`; the plain file otherwise.
+      preCompressed: true,
       setHeaders: (reply, path) => {
         reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

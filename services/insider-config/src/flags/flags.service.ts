@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { InsiderFlagsSchema, type InsiderFlags, type InsiderFlagsUpdate, type InsiderStatus } from '@app/contracts/insider-config';
-import { DomainError, SERVICE_CONFIG } from '@app/platform';
-import { userIdOf } from '../caller';
+import { DomainError, SERVICE_CONFIG, userIdOf } from '@app/platform';
 import type { InsiderConfigEnv } from '../config';
+import { BusFlagsChanges, type FlagsChanges } from './flags-changes';
 import { InsiderStatusRepository, type InsiderStatusRow, type InsiderStatusStore } from './insider-status.repository';
 
 export const DEFAULT_FLAGS: InsiderFlags = {
@@ -50,6 +50,7 @@ export class FlagsService {
   constructor(
     @Inject(InsiderStatusRepository) private readonly statuses: InsiderStatusStore,
     @Inject(SERVICE_CONFIG) private readonly config: InsiderConfigEnv,
+    @Inject(BusFlagsChanges) private readonly changes: FlagsChanges,
   ) {}
 
   async effective(userId: string) {
@@ -72,6 +73,7 @@ export class FlagsService {
       if (enabled && !this.isInsider(userId, current)) throw DomainError.forbidden(INSIDERS_ONLY_MODE);
       current.isInsiderEnabled = enabled;
     });
+    this.changes.announce(userId);
     const isInsider = this.isInsider(userId, row);
     return { is_insider: isInsider, is_insider_enabled: isInsider && row.isInsiderEnabled };
   }
@@ -92,17 +94,24 @@ export class FlagsService {
       if (!this.isInsider(userId, current)) throw DomainError.forbidden(INSIDERS_ONLY_FLAGS);
       current.flags = mergeFlags(current.flags, update);
     });
+    this.changes.announce(userId);
     return effectiveFlags(this.storedFlags(true, row), row.isInsiderEnabled);
   }
 
   /** Operators only (the `grant-insider` command). */
   async grant(userId: string): Promise<StandingChange> {
-    return { changed: await this.statuses.setInsider(userId, true), allowListed: this.allowListed(userId) };
+    return this.standing(userId, true);
   }
 
   /** Operators only (the `revoke-insider` command); an allow-listed user stays an insider. */
   async revoke(userId: string): Promise<StandingChange> {
-    return { changed: await this.statuses.setInsider(userId, false), allowListed: this.allowListed(userId) };
+    return this.standing(userId, false);
+  }
+
+  private async standing(userId: string, isInsider: boolean): Promise<StandingChange> {
+    const changed = await this.statuses.setInsider(userId, isInsider);
+    if (changed) this.changes.announce(userId);
+    return { changed, allowListed: this.allowListed(userId) };
   }
 
   private allowListed(userId: string): boolean {

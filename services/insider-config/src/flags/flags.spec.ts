@@ -1,6 +1,7 @@
+import { domainRefusal as refusal } from '@app/testing';
 import type { Caller } from '@app/contracts';
-import { DomainError } from '@app/platform';
 import { DEFAULT_FLAGS, effectiveFlags, FlagsService, INSIDERS_ONLY_FLAGS, INSIDERS_ONLY_MODE, mergeFlags } from './flags.service';
+import type { FlagsChanges } from './flags-changes';
 import type { InsiderStatusRow, InsiderStatusStore } from './insider-status.repository';
 
 const stored = {
@@ -41,17 +42,25 @@ class FakeInsiderStatusStore implements InsiderStatusStore {
 }
 
 const USER = '6f1c2a64-1b4e-4f7a-9c55-0c1d2e3f4a5b';
-const callerOf = (userId: string | null, isAnon = false): Caller => ({ user_id: userId, is_anon: isAnon, session_id: 's', request_id: 'r' });
+const callerOf = (userId: string | null, isAnon = false): Caller => ({
+  user_id: userId,
+  is_anon: isAnon,
+  session_id: 's',
+  request_id: 'r',
+});
+
+/** Records whom the service announced a change of flags for. */
+class RecordedFlagsChanges implements FlagsChanges {
+  readonly announced: string[] = [];
+  announce(userId: string): void {
+    this.announced.push(userId);
+  }
+}
 
 function setup(allowList: string[] = []) {
   const store = new FakeInsiderStatusStore();
-  return { store, service: new FlagsService(store, { INSIDER_USER_IDS: allowList }) };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
+  const changes = new RecordedFlagsChanges();
+  return { store, changes, service: new FlagsService(store, { INSIDER_USER_IDS: allowList }, changes) };
 }
 
 describe('effective insider flags (spec section 4)', () => {
@@ -76,7 +85,11 @@ describe('effective insider flags (spec section 4)', () => {
 
   it('ignore a stored value that is not a flag value (an operator typo)', async () => {
     const { store, service } = setup();
-    store.rows.set('u', { isInsider: true, isInsiderEnabled: true, flags: { can_create_invite: 'yes', enable_ko_search: true, nonsense: 1 } as never });
+    store.rows.set('u', {
+      isInsider: true,
+      isInsiderEnabled: true,
+      flags: { can_create_invite: 'yes', enable_ko_search: true, nonsense: 1 } as never,
+    });
     expect((await service.effective('u')).effective).toEqual({ ...DEFAULT_FLAGS, enable_ko_search: true });
   });
 });
@@ -132,10 +145,19 @@ describe('insider flags', () => {
     const { store, service } = setup();
     store.rows.set(USER, { isInsider: true, isInsiderEnabled: true, flags: { show_auto_model_selection: true } });
     const answer = await service.updateFlags(callerOf(USER), { enable_ko_search: false, dislike_button_verbose_feedback: true });
-    expect(answer).toEqual({ ...DEFAULT_FLAGS, show_auto_model_selection: true, enable_ko_search: false, dislike_button_verbose_feedback: true });
+    expect(answer).toEqual({
+      ...DEFAULT_FLAGS,
+      show_auto_model_selection: true,
+      enable_ko_search: false,
+      dislike_button_verbose_feedback: true,
+    });
     expect(await service.flags(callerOf(USER))).toEqual(answer);
     await service.updateFlags(callerOf(USER), { show_auto_model_selection: null });
-    expect(store.rows.get(USER)?.flags).toEqual({ show_auto_model_selection: null, enable_ko_search: false, dislike_button_verbose_feedback: true });
+    expect(store.rows.get(USER)?.flags).toEqual({
+      show_auto_model_selection: null,
+      enable_ko_search: false,
+      dislike_button_verbose_feedback: true,
+    });
   });
 
   it('are stored but not in force while insider mode is off, except can_create_invite', async () => {
@@ -148,7 +170,10 @@ describe('insider flags', () => {
   });
 
   it('merge only the fields given', () => {
-    expect(mergeFlags({ enable_ko_search: true }, { can_create_invite: false, show_rewritten_user_message: undefined })).toEqual({ enable_ko_search: true, can_create_invite: false });
+    expect(mergeFlags({ enable_ko_search: true }, { can_create_invite: false, show_rewritten_user_message: undefined })).toEqual({
+      enable_ko_search: true,
+      can_create_invite: false,
+    });
   });
 });
 
@@ -166,5 +191,32 @@ describe('operator commands', () => {
   it('say when INSIDER_USER_IDS still makes the user an insider', async () => {
     const { service } = setup([USER]);
     expect(await service.revoke(USER)).toEqual({ changed: false, allowListed: true });
+  });
+});
+
+describe('announcing changes to the services that keep flags for a moment', () => {
+  it('announces every change the service makes, and only changes', async () => {
+    const { changes, service } = setup([USER]);
+    await service.status(callerOf(USER));
+    await service.flags(callerOf(USER));
+    expect(changes.announced).toEqual([]);
+    await service.setEnabled(callerOf(USER), true);
+    await service.updateFlags(callerOf(USER), { show_rewritten_user_message: true });
+    expect(changes.announced).toEqual([USER, USER]);
+  });
+
+  it('announces nothing when a change is refused', async () => {
+    const { changes, service } = setup();
+    await refusal(service.setEnabled(callerOf(USER), true));
+    await refusal(service.updateFlags(callerOf(USER), { enable_ko_search: true }));
+    expect(changes.announced).toEqual([]);
+  });
+
+  it('announces an operator grant or revoke that changed the standing', async () => {
+    const { changes, service } = setup();
+    await service.grant(USER);
+    await service.grant(USER);
+    await service.revoke(USER);
+    expect(changes.announced).toEqual([USER, USER]);
   });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { InsiderFlags } from '@app/contracts/insider-config';
+import { lockLivingUser } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { InsiderStatusEntity } from './insider-status.entity';
 
@@ -22,7 +23,11 @@ export interface InsiderStatusStore {
   setInsider(userId: string, isInsider: boolean): Promise<boolean>;
 }
 
-const view = (row: InsiderStatusEntity): InsiderStatusRow => ({ isInsider: row.isInsider, isInsiderEnabled: row.isInsiderEnabled, flags: row.flags });
+const view = (row: InsiderStatusEntity): InsiderStatusRow => ({
+  isInsider: row.isInsider,
+  isInsiderEnabled: row.isInsiderEnabled,
+  flags: row.flags,
+});
 
 @Injectable()
 export class InsiderStatusRepository implements InsiderStatusStore {
@@ -35,11 +40,16 @@ export class InsiderStatusRepository implements InsiderStatusStore {
 
   update(userId: string, change: (row: InsiderStatusRow) => void): Promise<InsiderStatusRow> {
     return this.dataSource.transaction(async (manager) => {
+      await lockLivingUser(manager, userId);
       await manager.createQueryBuilder().insert().into(InsiderStatusEntity).values({ userId }).orIgnore().execute();
       const row = await manager.findOneOrFail(InsiderStatusEntity, { where: { userId }, lock: { mode: 'pessimistic_write' } });
       const next = view(row);
       change(next);
-      await manager.update(InsiderStatusEntity, { userId }, { isInsider: next.isInsider, isInsiderEnabled: next.isInsiderEnabled, flags: next.flags });
+      await manager.update(
+        InsiderStatusEntity,
+        { userId },
+        { isInsider: next.isInsider, isInsiderEnabled: next.isInsiderEnabled, flags: next.flags },
+      );
       return next;
     });
   }

@@ -1,19 +1,14 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@app/platform';
 
-export class CreateInsiderStatus1763800000100 implements MigrationInterface {
-  name = 'CreateInsiderStatus1763800000100';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE insider_status (
+export const CreateInsiderStatus1763800000100 = sqlMigration('CreateInsiderStatus1763800000100', {
+  up: [
+    `CREATE TABLE insider_status (
       user_id uuid PRIMARY KEY,
       is_insider boolean NOT NULL DEFAULT false,
       is_insider_enabled boolean NOT NULL DEFAULT false,
       flags jsonb NOT NULL DEFAULT '{}',
       updated_at timestamptz NOT NULL DEFAULT now()
-    )`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE insider_status');
-  }
-}
+    )`,
+  ],
+  down: ['DROP TABLE insider_status'],
+});

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AiVoiceConfig } from '@app/contracts/insider-config';
+import { lockLivingUser } from '@app/platform';
 import { DataSource } from 'typeorm';
 import { VoiceConfigEntity } from './voice-config.entity';
 
@@ -25,8 +26,8 @@ export class VoiceConfigRepository implements VoiceConfigStore {
 
   update(userId: string, change: (stored: Record<string, unknown> | null) => AiVoiceConfig): Promise<AiVoiceConfig> {
     return this.dataSource.transaction(async (manager) => {
-      // A per-user lock also covers the first save, when there is no row to lock yet.
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`voice_config:${userId}`]);
+      // The user's lock also covers the first save, when there is no row to lock yet.
+      await lockLivingUser(manager, userId);
       const row = await manager.findOne(VoiceConfigEntity, { where: { userId } });
       const next = change(row?.config ?? null);
       await manager.upsert(VoiceConfigEntity, { userId, config: next }, ['userId']);

@@ -1,13 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { describeZodError, type Caller } from '@app/contracts';
-import {
-  AiVoiceConfigSchema,
-  DEFAULT_AI_VOICE_CONFIG,
-  type AiVoiceConfig,
-  type AiVoiceConfigUpdate,
-} from '@app/contracts/insider-config';
-import { DomainError } from '@app/platform';
-import { userIdOf } from '../caller';
+import { AiVoiceConfigSchema, DEFAULT_AI_VOICE_CONFIG, type AiVoiceConfig, type AiVoiceConfigUpdate } from '@app/contracts/insider-config';
+import { DomainError, userIdOf } from '@app/platform';
 import { VoiceConfigRepository, type VoiceConfigStore } from './voice-config.repository';
 
 const FIELDS = Object.keys(DEFAULT_AI_VOICE_CONFIG) as (keyof AiVoiceConfig)[];

@@ -1,3 +1,4 @@
+import { domainRefusal as refusal } from '@app/testing';
 import type { AiVoiceConfig } from '@app/contracts/insider-config';
 import { DEFAULT_AI_VOICE_CONFIG } from '@app/contracts/insider-config';
 import { DomainError } from '@app/platform';
@@ -26,16 +27,16 @@ function setup() {
   return { store, service: new VoiceService(store) };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
-
 describe('AI voice settings', () => {
   it('are the defaults until changed, for guests too, without writing anything', async () => {
     const { store, service } = setup();
-    expect(await service.get(caller)).toEqual({ min_chars: 100, openai_model: 'gpt-4o-mini-tts', voice: 'alloy', speed: 1, auto_read_aloud: false });
+    expect(await service.get(caller)).toEqual({
+      min_chars: 100,
+      openai_model: 'gpt-4o-mini-tts',
+      voice: 'alloy',
+      speed: 1,
+      auto_read_aloud: false,
+    });
     expect(store.rows.size).toBe(0);
   });
 
@@ -56,11 +57,24 @@ describe('AI voice settings', () => {
     expect(error).toMatchObject({ status: 422, code: 'validation_failed', detail: 'voice: ballad is not available with tts-1' });
     expect(store.rows.get('guest-1')).toEqual(before);
     // Both at once is fine.
-    expect(await service.update(caller, { openai_model: 'tts-1', voice: 'nova' })).toMatchObject({ openai_model: 'tts-1', voice: 'nova', speed: 1.5 });
+    expect(await service.update(caller, { openai_model: 'tts-1', voice: 'nova' })).toMatchObject({
+      openai_model: 'tts-1',
+      voice: 'nova',
+      speed: 1.5,
+    });
   });
 
   it('check every range and allow-list, all or nothing', () => {
-    for (const bad of [{ min_chars: 19 }, { min_chars: 2001 }, { min_chars: 100.5 }, { speed: 0.2 }, { speed: 4.5 }, { voice: 'robot' }, { openai_model: 'gpt-2' }, { auto_read_aloud: 'yes' }]) {
+    for (const bad of [
+      { min_chars: 19 },
+      { min_chars: 2001 },
+      { min_chars: 100.5 },
+      { speed: 0.2 },
+      { speed: 4.5 },
+      { voice: 'robot' },
+      { openai_model: 'gpt-2' },
+      { auto_read_aloud: 'yes' },
+    ]) {
       expect(() => mergeVoiceConfig(DEFAULT_AI_VOICE_CONFIG, bad as never)).toThrow(DomainError);
     }
     expect(mergeVoiceConfig(DEFAULT_AI_VOICE_CONFIG, { min_chars: 20, speed: 4 })).toMatchObject({ min_chars: 20, speed: 4 });
@@ -71,7 +85,10 @@ describe('AI voice settings', () => {
   it('read stored settings defensively: a field no longer allowed falls back to its default', () => {
     expect(normaliseVoiceConfig(null)).toEqual(DEFAULT_AI_VOICE_CONFIG);
     expect(normaliseVoiceConfig({ min_chars: 300 })).toEqual({ ...DEFAULT_AI_VOICE_CONFIG, min_chars: 300 });
-    expect(normaliseVoiceConfig({ min_chars: 5, voice: 'retired', speed: 2, extra: true })).toEqual({ ...DEFAULT_AI_VOICE_CONFIG, speed: 2 });
+    expect(normaliseVoiceConfig({ min_chars: 5, voice: 'retired', speed: 2, extra: true })).toEqual({
+      ...DEFAULT_AI_VOICE_CONFIG,
+      speed: 2,
+    });
     expect(normaliseVoiceConfig({ openai_model: 'tts-1', voice: 'marin' })).toEqual({ ...DEFAULT_AI_VOICE_CONFIG, openai_model: 'tts-1' });
   });
 

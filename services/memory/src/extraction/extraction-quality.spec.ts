@@ -8,7 +8,14 @@ import { RuleBasedExtractor } from './rule-based.extractor';
 const FixtureSchema = z.object({
   description: z.string(),
   conversations: z
-    .array(z.object({ id: z.string(), turns: z.array(z.string().min(1)).min(1), expected: z.array(z.string()), held_out: z.boolean().optional() }))
+    .array(
+      z.object({
+        id: z.string(),
+        turns: z.array(z.string().min(1)).min(1),
+        expected: z.array(z.string()),
+        held_out: z.boolean().optional(),
+      }),
+    )
     .min(1),
 });
 type Conversation = z.infer<typeof FixtureSchema>['conversations'][number];

@@ -7,7 +7,15 @@ import { MemoriesRepository, type MemoryStore } from '../memories/memories.repos
 import { searchWords } from '../retrieval/retrieval.service';
 import { planMerge } from './merge-plan';
 import { ExtractionAnswerError } from './model.extractor';
-import { ExtractedMemorySchema, MEMORY_EXTRACTOR, normalizeText, subjectKey, type ExtractedMemory, type KnownMemory, type MemoryExtractor } from './memory-extractor';
+import {
+  ExtractedMemorySchema,
+  MEMORY_EXTRACTOR,
+  normalizeText,
+  subjectKey,
+  type ExtractedMemory,
+  type KnownMemory,
+  type MemoryExtractor,
+} from './memory-extractor';
 import { RuleBasedExtractor } from './rule-based.extractor';
 
 type ExchangeCompleted = PayloadOf<typeof CHAT_EVENTS.exchangeCompleted>;
@@ -46,13 +54,20 @@ export class ExtractionService {
     const extracted = await this.extract(exchange);
     if (!extracted.length) {
       // Recorded all the same, so that a redelivery is recognised.
-      return (await this.store.merge(eventId, exchange.user_id, this.sourceOf(exchange), { subjects: [], texts: [] }, () => ({ inserts: [], updates: [] }))) ? 'applied' : 'duplicate';
+      return (await this.store.merge(eventId, exchange.user_id, this.sourceOf(exchange), { subjects: [], texts: [] }, () => ({
+        inserts: [],
+        updates: [],
+      })))
+        ? 'applied'
+        : 'duplicate';
     }
     const lookup = {
       subjects: [...new Set(extracted.map((m) => subjectKey(m.subject)).filter((s): s is string => !!s))],
       texts: [...new Set(extracted.map((m) => normalizeText(m.text)))],
     };
-    const applied = await this.store.merge(eventId, exchange.user_id, this.sourceOf(exchange), lookup, (candidates) => planMerge(candidates, extracted));
+    const applied = await this.store.merge(eventId, exchange.user_id, this.sourceOf(exchange), lookup, (candidates) =>
+      planMerge(candidates, extracted),
+    );
     return applied ? 'applied' : 'duplicate';
   }
 
@@ -79,7 +94,10 @@ export class ExtractionService {
   }
 
   private async known(userId: string, text: string): Promise<KnownMemory[]> {
-    const [hits, recent] = await Promise.all([this.store.search(userId, searchWords(text), KNOWN_RELEVANT), this.store.recent(userId, KNOWN_RECENT)]);
+    const [hits, recent] = await Promise.all([
+      this.store.search(userId, searchWords(text), KNOWN_RELEVANT),
+      this.store.recent(userId, KNOWN_RECENT),
+    ]);
     const seen = new Set<string>();
     const out: KnownMemory[] = [];
     for (const memory of [...hits.map((h) => h.memory), ...recent]) {

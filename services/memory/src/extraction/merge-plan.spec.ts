@@ -30,19 +30,29 @@ describe('merging extracted memories with the stored ones', () => {
   it('updates the stored memory of the same subject (a contradiction)', () => {
     const plan = planMerge([stored('a', 'Lives in Lisbon', 'home')], [said('Lives in Porto', 'home')]);
     expect(plan.inserts).toEqual([]);
-    expect(plan.updates).toEqual([{ id: 'a', fields: expect.objectContaining({ text: 'Lives in Porto', normalizedText: 'lives in porto', isConfirmed: true }) }]);
+    expect(plan.updates).toEqual([
+      { id: 'a', fields: expect.objectContaining({ text: 'Lives in Porto', normalizedText: 'lives in porto', isConfirmed: true }) },
+    ]);
   });
 
   it('never lets a guess overwrite what the user said or confirmed', () => {
-    const firm = [stored('a', 'Is married', 'inference:married'), stored('b', 'Is a parent', 'inference:parent', { isInference: true, isConfirmed: true })];
-    expect(planMerge(firm, [said('Is engaged', 'inference:married', true), said('Is a grandparent', 'inference:parent', true)])).toEqual({ inserts: [], updates: [] });
+    const firm = [
+      stored('a', 'Is married', 'inference:married'),
+      stored('b', 'Is a parent', 'inference:parent', { isInference: true, isConfirmed: true }),
+    ];
+    expect(planMerge(firm, [said('Is engaged', 'inference:married', true), said('Is a grandparent', 'inference:parent', true)])).toEqual({
+      inserts: [],
+      updates: [],
+    });
     const guess = stored('c', 'Is single', 'inference:married', { isInference: true, isConfirmed: false });
     expect(planMerge([guess], [said('Is married', 'inference:married', true)]).updates).toHaveLength(1);
   });
 
   it('turns a guess the user now states into theirs, confirmed', () => {
     const guess = stored('a', 'Is a parent', 'inference:parent', { isInference: true, isConfirmed: false });
-    expect(planMerge([guess], [said('Is a parent', null)]).updates).toEqual([{ id: 'a', fields: expect.objectContaining({ isInference: false, isConfirmed: true }) }]);
+    expect(planMerge([guess], [said('Is a parent', null)]).updates).toEqual([
+      { id: 'a', fields: expect.objectContaining({ isInference: false, isConfirmed: true }) },
+    ]);
   });
 
   it('lets a later statement of the same exchange win, as one memory', () => {

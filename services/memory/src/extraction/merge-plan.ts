@@ -1,16 +1,5 @@
 import { normalizeText, subjectKey, type ExtractedMemory } from './memory-extractor';
 
-/** A live memory as the merge sees it. */
-export interface MergeCandidate {
-  id: string;
-  text: string;
-  normalizedText: string;
-  subjectKey: string | null;
-  isInference: boolean;
-  isFact: boolean;
-  isConfirmed: boolean;
-}
-
 /** What one memory becomes: its new fields (all of them, so that applying it is simple). */
 export interface MemoryFields {
   text: string;
@@ -19,6 +8,11 @@ export interface MemoryFields {
   isInference: boolean;
   isFact: boolean;
   isConfirmed: boolean;
+}
+
+/** A live memory as the merge sees it: its fields and its id. */
+export interface MergeCandidate extends MemoryFields {
+  id: string;
 }
 
 export interface MergePlan {
@@ -59,7 +53,8 @@ export function planMerge(existing: readonly MergeCandidate[], extracted: readon
     if (!next.normalizedText) continue;
     const sameText = pending.find((m) => m.normalizedText === next.normalizedText);
     if (sameText) {
-      if (sameText.isInference && !next.isInference) promote(sameText, { ...sameText, isInference: false, isConfirmed: true, subjectKey: sameText.subjectKey ?? next.subjectKey });
+      if (sameText.isInference && !next.isInference)
+        promote(sameText, { ...sameText, isInference: false, isConfirmed: true, subjectKey: sameText.subjectKey ?? next.subjectKey });
       continue;
     }
     const sameSubject = next.subjectKey ? pending.find((m) => m.subjectKey === next.subjectKey) : undefined;

@@ -2,7 +2,12 @@ import { EXTRACTION_JSON_SCHEMA, ExtractionAnswerError, extractionPrompt, parseE
 
 describe("the model extractor's contract", () => {
   it('converts an answer in the schema', () => {
-    const answer = JSON.stringify({ memories: [{ text: ' Lives in  Lisbon ', subject: 'home', is_inference: false, is_fact: true }, { text: '', subject: null, is_inference: false, is_fact: true }] });
+    const answer = JSON.stringify({
+      memories: [
+        { text: ' Lives in  Lisbon ', subject: 'home', is_inference: false, is_fact: true },
+        { text: '', subject: null, is_inference: false, is_fact: true },
+      ],
+    });
     expect(parseExtraction(answer)).toEqual([{ text: 'Lives in Lisbon', subject: 'home', isInference: false, isFact: true }]);
   });
 
@@ -12,7 +17,9 @@ describe("the model extractor's contract", () => {
   });
 
   it('shows the model what is known and the exchange, and asks for a strict schema', () => {
-    const prompt = extractionPrompt({ userText: 'I moved to Porto', assistantText: 'Nice!' }, [{ text: 'Lives in Lisbon', subject: 'home' }]);
+    const prompt = extractionPrompt({ userText: 'I moved to Porto', assistantText: 'Nice!' }, [
+      { text: 'Lives in Lisbon', subject: 'home' },
+    ]);
     expect(prompt).toContain('- [home] Lives in Lisbon');
     expect(prompt).toContain('I moved to Porto');
     expect(EXTRACTION_JSON_SCHEMA.properties.memories.items.required).toEqual(['text', 'subject', 'is_inference', 'is_fact']);

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { toSafeText } from '@app/contracts';
 import type { Exchange, ExtractedMemory, KnownMemory, MemoryExtractor } from './memory-extractor';
 
 const MAX_MEMORIES = 20;
@@ -20,7 +21,10 @@ export const EXTRACTION_JSON_SCHEMA = {
         required: ['text', 'subject', 'is_inference', 'is_fact'],
         properties: {
           text: { type: 'string', description: 'Short, third person, without the subject: "Lives in Lisbon".' },
-          subject: { type: ['string', 'null'], description: 'What it is about (see the instructions); null if nothing could contradict it.' },
+          subject: {
+            type: ['string', 'null'],
+            description: 'What it is about (see the instructions); null if nothing could contradict it.',
+          },
           is_inference: { type: 'boolean', description: 'True when you drew it rather than the user saying it.' },
           is_fact: { type: 'boolean', description: 'True for a fact about the user; false for a taste or a preference.' },
         },
@@ -89,10 +93,18 @@ export function parseExtraction(text: string): ExtractedMemory[] {
   }
   const answer = AnswerSchema.safeParse(json);
   if (!answer.success) throw new ExtractionAnswerError('The model answered outside the schema');
-  return answer.data.memories
-    .map((m) => ({ text: m.text.replace(/\s+/g, ' ').trim().slice(0, 500), subject: m.subject?.trim() || null, isInference: m.is_inference, isFact: m.is_fact }))
-    .filter((m) => m.text.length > 0)
-    .slice(0, MAX_MEMORIES);
+  return (
+    answer.data.memories
+      // The model's words are kept, less what cannot be stored (NUL, a lone surrogate).
+      .map((m) => ({
+        text: toSafeText(m.text).replace(/\s+/g, ' ').trim().slice(0, 500),
+        subject: m.subject ? toSafeText(m.subject).trim() || null : null,
+        isInference: m.is_inference,
+        isFact: m.is_fact,
+      }))
+      .filter((m) => m.text.length > 0)
+      .slice(0, MAX_MEMORIES)
+  );
 }
 
 export interface ModelExtractorOptions {
@@ -114,7 +126,12 @@ export class ModelExtractor implements MemoryExtractor {
   private readonly openai: OpenAI;
 
   constructor(private readonly options: ModelExtractorOptions) {
-    this.openai = new OpenAI({ apiKey: options.apiKey ?? 'not-needed', baseURL: options.baseURL, maxRetries: 1, timeout: options.timeoutMs });
+    this.openai = new OpenAI({
+      apiKey: options.apiKey ?? 'not-needed',
+      baseURL: options.baseURL,
+      maxRetries: 1,
+      timeout: options.timeoutMs,
+    });
   }
 
   async extract(exchange: Exchange, known: KnownMemory[]): Promise<ExtractedMemory[]> {

@@ -54,7 +54,7 @@ describe('the offline extractor', () => {
     }
   });
 
-  it("reads a dislike said with a negation", () => {
+  it('reads a dislike said with a negation', () => {
     expect(read("I don't like horror movies")).toEqual([['Dislikes horror movies', 'preference:horror movies', false, false]]);
     expect(read("I can't stand olives")).toEqual([['Dislikes olives', 'preference:olives', false, false]]);
   });

@@ -28,7 +28,9 @@ const STOP_WORDS = new Set(
 
 /** Words that cannot start a name ("my wife is A doctor", "my son is Happy" is rare enough). */
 const NOT_NAMES = new Set(
-  'a an the i my your our very so not no in at on called named also really always still just only now currently years months old happy sick ill great fine good'.split(' '),
+  'a an the i my your our very so not no in at on called named also really always still just only now currently years months old happy sick ill great fine good'.split(
+    ' ',
+  ),
 );
 
 /** Places that are not places ("I live in hope"). */
@@ -63,7 +65,10 @@ const ACTIVITIES = new Set(
 const INSTRUMENTS = new Set('guitar piano violin drums cello bass saxophone flute ukulele trumpet harp clarinet'.split(' '));
 
 /** Family and pets: the word, what is stored, and whether one person can have several. */
-const RELATIONS: Record<string, { label: string; key: string; several: boolean; kind: 'child' | 'grandchild' | 'spouse' | 'partner' | 'other' | 'pet' }> = {
+const RELATIONS: Record<
+  string,
+  { label: string; key: string; several: boolean; kind: 'child' | 'grandchild' | 'spouse' | 'partner' | 'other' | 'pet' }
+> = {
   daughter: { label: 'daughter', key: 'daughter', several: true, kind: 'child' },
   son: { label: 'son', key: 'son', several: true, kind: 'child' },
   kid: { label: 'child', key: 'child', several: true, kind: 'child' },
@@ -81,9 +86,9 @@ const RELATIONS: Record<string, { label: string; key: string; several: boolean; 
   boyfriend: { label: 'Boyfriend', key: 'partner', several: false, kind: 'partner' },
   girlfriend: { label: 'Girlfriend', key: 'partner', several: false, kind: 'partner' },
   fiance: { label: 'Fiancé', key: 'partner', several: false, kind: 'partner' },
-  'fiancé': { label: 'Fiancé', key: 'partner', several: false, kind: 'partner' },
+  fiancé: { label: 'Fiancé', key: 'partner', several: false, kind: 'partner' },
   fiancee: { label: 'Fiancée', key: 'partner', several: false, kind: 'partner' },
-  'fiancée': { label: 'Fiancée', key: 'partner', several: false, kind: 'partner' },
+  fiancée: { label: 'Fiancée', key: 'partner', several: false, kind: 'partner' },
   mother: { label: 'Mother', key: 'mother', several: false, kind: 'other' },
   mom: { label: 'Mother', key: 'mother', several: false, kind: 'other' },
   mum: { label: 'Mother', key: 'mother', several: false, kind: 'other' },
@@ -98,15 +103,30 @@ const RELATION_WORDS = Object.keys(RELATIONS)
   .sort((a, b) => b.length - a.length)
   .join('|');
 
-const NUMBERS: Record<string, string> = { one: 'one', two: 'two', three: 'three', four: 'four', five: 'five', six: 'six', '1': 'one', '2': 'two', '3': 'three', '4': 'four', '5': 'five', '6': 'six' };
+const NUMBERS: Record<string, string> = {
+  one: 'one',
+  two: 'two',
+  three: 'three',
+  four: 'four',
+  five: 'five',
+  six: 'six',
+  '1': 'one',
+  '2': 'two',
+  '3': 'three',
+  '4': 'four',
+  '5': 'five',
+  '6': 'six',
+};
 
 // ---- Clauses ----------------------------------------------------------------------------------------
 
 /** Words that open a clause without changing what it says ("Actually, I moved to Porto"). */
-const FILLERS = /^(?:(?:actually|well|oh|ah|so|and|but|also|btw|by the way|fyi|just so you know|anyway|anyways|now|ok|okay|yes|yeah|yep|no|nope|hi|hello|hey|oh and|also,|plus|though|in fact|as it happens|for the record|correction|sorry|update)[\s,:;!-]+)+/i;
+const FILLERS =
+  /^(?:(?:actually|well|oh|ah|so|and|but|also|btw|by the way|fyi|just so you know|anyway|anyways|now|ok|okay|yes|yeah|yep|no|nope|hi|hello|hey|oh and|also,|plus|though|in fact|as it happens|for the record|correction|sorry|update)[\s,:;!-]+)+/i;
 
 /** Clauses that are not statements of fact: questions, wishes, hypotheticals, reported speech. */
-const NOT_A_STATEMENT = /^(?:if|when|whenever|whether|maybe|perhaps|suppose|supposing|imagine|what if|should|would|could|do|does|did|are|is|can|will|was|were|how|what|why|where|who|which|i wonder|i wish|i hope|i think about|i dream|i might|i may|i could|i would|i'd|i’d|i will|i'll|i’ll|i want|i wanted|i plan|i'm planning|i’m planning|i am planning|i'm thinking|i’m thinking|i am thinking|i used to|i once|one day|someday|my friend|my friends|a friend|my colleague|my boss|my neighbou?r)\b/i;
+const NOT_A_STATEMENT =
+  /^(?:if|when|whenever|whether|maybe|perhaps|suppose|supposing|imagine|what if|should|would|could|do|does|did|are|is|can|will|was|were|how|what|why|where|who|which|i wonder|i wish|i hope|i think about|i dream|i might|i may|i could|i would|i'd|i’d|i will|i'll|i’ll|i want|i wanted|i plan|i'm planning|i’m planning|i am planning|i'm thinking|i’m thinking|i am thinking|i used to|i once|one day|someday|my friend|my friends|a friend|my colleague|my boss|my neighbou?r)\b/i;
 
 interface Clause {
   /** As written. */
@@ -125,12 +145,24 @@ export function clausesOf(message: string): Clause[] {
   const clauses: Clause[] = [];
   for (const written of sentences) {
     // "My birthday is on 12 March, any party ideas?", "I'm vegan - what should I eat?": the statement before the question counts.
-    const sentence = written.endsWith('?') ? written.split(/,\s+|\s+[-–—]\s+|:\s+/).slice(0, -1).join(', ').trim() : written;
+    const sentence = written.endsWith('?')
+      ? written
+          .split(/,\s+|\s+[-–—]\s+|:\s+/)
+          .slice(0, -1)
+          .join(', ')
+          .trim()
+      : written;
     if (!sentence) continue;
-    const parts = sentence.split(/(?:,\s*|\s+)(?:and|but|so|plus|also|while)\s+(?=(?:i|i'm|i’m|i've|i’ve|i am|my|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:i|i'm|i’m|i've|i’ve|i am|my|we|we're|we’re)\b)|\s+-\s+|\s*:\s+/i);
+    const parts = sentence.split(
+      /(?:,\s*|\s+)(?:and|but|so|plus|also|while)\s+(?=(?:i|i'm|i’m|i've|i’ve|i am|my|we|we're|we’re|we've|we’ve)\b)|,\s+(?=(?:i|i'm|i’m|i've|i’ve|i am|my|we|we're|we’re)\b)|\s+-\s+|\s*:\s+/i,
+    );
     for (const part of parts) {
       // "I live in Liverpool, not Manchester": the contrast after the comma is not a denial of the statement.
-      const text = part.replace(FILLERS, '').replace(/,\s*(?:not|rather than|instead of)\s+[^,]*$/i, '').replace(/[.!;,]+$/, '').trim();
+      const text = part
+        .replace(FILLERS, '')
+        .replace(/,\s*(?:not|rather than|instead of)\s+[^,]*$/i, '')
+        .replace(/[.!;,]+$/, '')
+        .trim();
       if (!text || NOT_A_STATEMENT.test(text)) continue;
       const lower = text.toLowerCase();
       clauses.push({ text, lower: lower.length === text.length ? lower : text });
@@ -239,7 +271,12 @@ function tasteMemory(verb: string, object: string): Found[] | null {
   const phrase = phraseAt(object);
   if (!phrase) return null;
   const first = phrase.split(/\s+/)[0].toLowerCase();
-  if (/^(?:you|it|that|this|them|him|her|me|us|when|how|what|where|why|if|the idea|being|my|your|our|his|their|to think|to know|to say|to ask|about|doing)$/.test(first)) return null;
+  if (
+    /^(?:you|it|that|this|them|him|her|me|us|when|how|what|where|why|if|the idea|being|my|your|our|his|their|to think|to know|to say|to ask|about|doing)$/.test(
+      first,
+    )
+  )
+    return null;
   if (/^(?:it|that|this|you)\b/i.test(phrase) || /^to (?:think|know|say|ask|believe)\b/i.test(phrase)) return null;
   const texts: Record<string, string> = {
     like: 'Likes',
@@ -263,7 +300,10 @@ function tasteMemory(verb: string, object: string): Found[] | null {
 const RULES: Rule[] = [
   // ---- Home, origin ----
   {
-    pattern: new RegExp(String.raw`\b(?:i|we)(?:'ve|’ve|\s+have)?\s+${ADVERBS}(?:moved|relocated|emigrated)\s+(?:back\s+)?(?:to|into)\s+(?:(?:a|an|the|my|our)\s+(?:\p{L}+\s+){0,3}?(?:in|near|outside|of)\s+)?(.+)$`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b(?:i|we)(?:'ve|’ve|\s+have)?\s+${ADVERBS}(?:moved|relocated|emigrated)\s+(?:back\s+)?(?:to|into)\s+(?:(?:a|an|the|my|our)\s+(?:\p{L}+\s+){0,3}?(?:in|near|outside|of)\s+)?(.+)$`,
+      'du',
+    ),
     build: ([place], lax) => {
       const where = placeAt(place, lax);
       return where ? [fact(`Lives in ${where}`, 'home')] : null;
@@ -280,7 +320,10 @@ const RULES: Rule[] = [
     },
   },
   {
-    pattern: new RegExp(String.raw`\b(?:${I_AM}\s+(?:originally\s+)?from|i\s+(?:originally\s+)?come\s+from|i\s+grew\s+up\s+in)\s+(.+)$`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b(?:${I_AM}\s+(?:originally\s+)?from|i\s+(?:originally\s+)?come\s+from|i\s+grew\s+up\s+in)\s+(.+)$`,
+      'du',
+    ),
     build: ([place], lax) => {
       const where = placeAt(place, lax);
       return where ? [fact(`Is from ${where}`, 'origin')] : null;
@@ -312,7 +355,10 @@ const RULES: Rule[] = [
   },
   {
     // "My daughter Ana is 5", "my husband Tom loves golf".
-    pattern: new RegExp(String.raw`\b(?:my|our)\s+(${RELATION_WORDS})\s+(\S+(?:\s+\S+)?)\s+(?:is|was|has|loves|likes|goes|starts|started|will|just|and)\b`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b(?:my|our)\s+(${RELATION_WORDS})\s+(\S+(?:\s+\S+)?)\s+(?:is|was|has|loves|likes|goes|starts|started|will|just|and)\b`,
+      'du',
+    ),
     build: ([relation, name], lax) => (lax ? null : relationMemories(relation, properNoun(name, false, { place: false, maxWords: 2 }))),
   },
   {
@@ -327,12 +373,16 @@ const RULES: Rule[] = [
       const found = relationMemories(relation, name) ?? [];
       // "... a son called Jamie and a daughter called Ella".
       const more = new RegExp(String.raw`\band\s+(?:a|an|one)\s+(${RELATION_WORDS})\s+(?:called|named)\s+(\S+(?:\s+\S+)?)`, 'giu');
-      for (const [, other, otherName] of rest.matchAll(more)) found.push(...(relationMemories(other.toLowerCase(), properNoun(otherName, lax, { place: false, maxWords: 2 })) ?? []));
+      for (const [, other, otherName] of rest.matchAll(more))
+        found.push(...(relationMemories(other.toLowerCase(), properNoun(otherName, lax, { place: false, maxWords: 2 })) ?? []));
       return found.length ? found : null;
     },
   },
   {
-    pattern: new RegExp(String.raw`\b(?:(?:i|we)\s+(?:(?:'ve|’ve|\s+have)\s+got\s+|have\s+)|${I_AM}\s+(?:\p{L}+\s+)?with\s+)(one|two|three|four|five|six|[1-6])\s+(kids|children|daughters|sons)\b`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b(?:(?:i|we)\s+(?:(?:'ve|’ve|\s+have)\s+got\s+|have\s+)|${I_AM}\s+(?:\p{L}+\s+)?with\s+)(one|two|three|four|five|six|[1-6])\s+(kids|children|daughters|sons)\b`,
+      'du',
+    ),
     build: ([count, what]) => {
       const noun = what === 'kids' ? 'children' : what;
       const n = NUMBERS[count];
@@ -341,12 +391,18 @@ const RULES: Rule[] = [
     },
   },
   {
-    pattern: new RegExp(String.raw`\b${I_AM}\s+(?:happily\s+|now\s+|recently\s+)?(married|single|divorced|engaged|widowed|separated)\b`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b${I_AM}\s+(?:happily\s+|now\s+|recently\s+)?(married|single|divorced|engaged|widowed|separated)\b`,
+      'du',
+    ),
     build: ([status]) => [fact(`Is ${status}`, 'relationship_status')],
   },
   // ---- Diet, allergies ----
   {
-    pattern: new RegExp(String.raw`\b(?:${I_AM}|${I_HAVE}\s+been|i\s+(?:eat|cook|went|turned|became))\s+(?:a\s+|an\s+)?(?:strict\s+|now\s+|fully\s+|mostly\s+|full\s+)?(vegetarian|vegan|pescatarian|pescetarian|flexitarian)\b`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b(?:${I_AM}|${I_HAVE}\s+been|i\s+(?:eat|cook|went|turned|became))\s+(?:a\s+|an\s+)?(?:strict\s+|now\s+|fully\s+|mostly\s+|full\s+)?(vegetarian|vegan|pescatarian|pescetarian|flexitarian)\b`,
+      'du',
+    ),
     build: ([diet]) => [fact(`Is ${diet === 'pescetarian' ? 'pescatarian' : diet}`, 'diet')],
   },
   {
@@ -355,7 +411,10 @@ const RULES: Rule[] = [
     negative: true,
   },
   {
-    pattern: new RegExp(String.raw`\b${I_AM}\s+(?:very\s+|severely\s+|highly\s+|a\s+bit\s+|slightly\s+|also\s+|mildly\s+|deathly\s+)?allergic\s+to\s+(.+)$`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b${I_AM}\s+(?:very\s+|severely\s+|highly\s+|a\s+bit\s+|slightly\s+|also\s+|mildly\s+|deathly\s+)?allergic\s+to\s+(.+)$`,
+      'du',
+    ),
     build: ([what]) => {
       const items = what
         .replace(/[.!]+$/, '')
@@ -380,7 +439,10 @@ const RULES: Rule[] = [
   // ---- Work ----
   {
     // "I work as a nurse", "I work for Siemens as an electrician", "I work night shifts as a nurse".
-    pattern: new RegExp(String.raw`\bi(?:'m|’m|\s+am)?\s+${ADVERBS}(?:started\s+|began\s+)?work(?:ing)?((?:\s+(?!as\b)[\p{L}'’-]+){0,4}?)\s+as\s+(?:a|an)\s+(.+)$`, 'du'),
+    pattern: new RegExp(
+      String.raw`\bi(?:'m|’m|\s+am)?\s+${ADVERBS}(?:started\s+|began\s+)?work(?:ing)?((?:\s+(?!as\b)[\p{L}'’-]+){0,4}?)\s+as\s+(?:a|an)\s+(.+)$`,
+      'du',
+    ),
     build: ([between, job], lax) => {
       const before = /^\s*(?:at|for)\s+(.+)$/i.exec(between)?.[1];
       const [title, after] = job.split(/\s+(?:at|for)\s+/);
@@ -393,7 +455,10 @@ const RULES: Rule[] = [
     },
   },
   {
-    pattern: new RegExp(String.raw`\b${I_AM}\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)(?=$|\s+(?:at|for|in|and|but|by|since|with|who|from)\b)`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b${I_AM}\s+(?:now\s+|currently\s+|also\s+)?(?:a|an)\s+((?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)(?=$|\s+(?:at|for|in|and|but|by|since|with|who|from)\b)`,
+      'du',
+    ),
     build: ([phrase]) => {
       const words = phrase.split(/\s+/);
       const head = words.at(-1)!.toLowerCase();
@@ -417,7 +482,10 @@ const RULES: Rule[] = [
     },
   },
   {
-    pattern: new RegExp(String.raw`\b${I_AM}\s+(?:now\s+)?(retired|unemployed|self-employed|a\s+stay-at-home\s+(?:mom|mum|dad|parent))\b`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b${I_AM}\s+(?:now\s+)?(retired|unemployed|self-employed|a\s+stay-at-home\s+(?:mom|mum|dad|parent))\b`,
+      'du',
+    ),
     build: ([status]) => [fact(`Is ${status}`, 'occupation')],
   },
   {
@@ -452,7 +520,10 @@ const RULES: Rule[] = [
     },
   },
   {
-    pattern: new RegExp(String.raw`\b(?:${I_AM}\s+(?:now\s+)?|i\s+just\s+turned\s+|i\s+turned\s+)(\d{1,3})(?:\s+years?\s+old|\s+y/?o)?\s*$`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b(?:${I_AM}\s+(?:now\s+)?|i\s+just\s+turned\s+|i\s+turned\s+)(\d{1,3})(?:\s+years?\s+old|\s+y/?o)?\s*$`,
+      'du',
+    ),
     build: ([age]) => (Number(age) >= 5 && Number(age) <= 120 ? [fact(`Is ${age} years old`, 'age')] : null),
   },
   {
@@ -490,12 +561,18 @@ const RULES: Rule[] = [
     build: ([verb, object]) => tasteMemory(verb, object),
   },
   {
-    pattern: new RegExp(String.raw`\bi\s+${ADVERBS}(?:don't|don’t|do\s+not|dont|can't|can’t|cannot)\s+${ADVERBS}(like|enjoy|stand)\s+(.+)$`, 'du'),
+    pattern: new RegExp(
+      String.raw`\bi\s+${ADVERBS}(?:don't|don’t|do\s+not|dont|can't|can’t|cannot)\s+${ADVERBS}(like|enjoy|stand)\s+(.+)$`,
+      'du',
+    ),
     build: ([verb, object]) => tasteMemory(`not ${verb}`, object),
     negative: true,
   },
   {
-    pattern: new RegExp(String.raw`\b${I_AM}\s+(?:a\s+)?(?:big\s+|huge\s+|great\s+|massive\s+)?(?:fan\s+of|into|passionate\s+about|obsessed\s+with|crazy\s+about)\s+(.+)$`, 'du'),
+    pattern: new RegExp(
+      String.raw`\b${I_AM}\s+(?:a\s+)?(?:big\s+|huge\s+|great\s+|massive\s+)?(?:fan\s+of|into|passionate\s+about|obsessed\s+with|crazy\s+about)\s+(.+)$`,
+      'du',
+    ),
     build: ([object]) => tasteMemory('fan', object),
   },
 ];
@@ -504,7 +581,8 @@ const RULES: Rule[] = [
 const NEGATED = /\bnot\b|n't\b|n’t\b|\bnever\b|\bno\s+longer\b|\bnobody\b|\bnone\b/i;
 
 /** "Hi, I'm Tom": a name, but only as a greeting's introduction ("I'm British" is not a name). */
-const INTRODUCTION = /^(?:hi|hello|hey|hiya|greetings|good\s+(?:morning|afternoon|evening))(?:\s+there)?[\s,!.]+i(?:'m|’m|\s+am)\s+(\p{Lu}[\p{L}'’-]+)(?=\s*(?:[,.!;]|$|\s+and\b))/iu;
+const INTRODUCTION =
+  /^(?:hi|hello|hey|hiya|greetings|good\s+(?:morning|afternoon|evening))(?:\s+there)?[\s,!.]+i(?:'m|’m|\s+am)\s+(\p{Lu}[\p{L}'’-]+)(?=\s*(?:[,.!;]|$|\s+and\b))/iu;
 const DEMONYM = /(?:ish|ese|ian|ean|ic|ch)$/i;
 
 /** A pet the user calls theirs anywhere, questions included ("can I bring my dog on the train?"). */
@@ -526,7 +604,12 @@ export function extractByRules(message: string): ExtractedMemory[] {
     const subject = memory.subject;
     if (subject?.startsWith('pet:') && found.some((m) => m.subject === subject)) return;
     seen.add(key);
-    found.push({ text: text[0].toUpperCase() + text.slice(1), subject: memory.subject, isInference: memory.isInference ?? false, isFact: memory.isFact ?? true });
+    found.push({
+      text: text[0].toUpperCase() + text.slice(1),
+      subject: memory.subject,
+      isInference: memory.isInference ?? false,
+      isFact: memory.isFact ?? true,
+    });
   };
   const intro = INTRODUCTION.exec(message.trim());
   if (intro && !DEMONYM.test(intro[1]) && !NOT_NAMES.has(intro[1].toLowerCase())) add(fact(`Name is ${intro[1]}`, 'name'));

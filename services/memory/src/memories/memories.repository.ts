@@ -27,32 +27,6 @@ export interface MemorySource {
   messageId: string | null;
 }
 
-/** What the memory logic needs from storage (typed fakes stand in for it in unit tests). */
-export interface MemoryStore {
-  /** Live memories (not removed), newest first; of one conversation when given. */
-  list(userId: string, sourceChatId?: string): Promise<StoredMemory[]>;
-  /** Changes a live memory of the user; null when there is none. */
-  update(userId: string, id: string, change: Partial<Pick<StoredMemory, 'text' | 'normalizedText' | 'isConfirmed'>>): Promise<StoredMemory | null>;
-  /** Marks a memory removed. `missing`: not the user's (or erased already). */
-  remove(userId: string, id: string): Promise<'removed' | 'already-removed' | 'missing'>;
-  /** Brings back a memory removed less than `windowSeconds` ago; a live one is answered as it is; null otherwise. */
-  restore(userId: string, id: string, windowSeconds: number): Promise<StoredMemory | null>;
-  /** Live memories matching any of the words (PostgreSQL full text, `english`), best text rank first. */
-  search(userId: string, words: string[], limit: number): Promise<SearchHit[]>;
-  /** Live memories, confirmed first, then the most recently updated. */
-  recent(userId: string, limit: number): Promise<StoredMemory[]>;
-  /** Whether an event was applied already (so a redelivery does not ask the model again). */
-  applied(eventId: string): Promise<boolean>;
-  /**
-   * Once per event, in one transaction holding the user's lock: reads the live memories that share a
-   * subject or a text with what was extracted, asks `plan` what to change, and writes it.
-   * Answers false when the event was applied already.
-   */
-  merge(eventId: string, userId: string, source: MemorySource, lookup: { subjects: string[]; texts: string[] }, plan: (candidates: StoredMemory[]) => MergePlan): Promise<boolean>;
-  /** Erases memories removed before `windowSeconds` ago (after the undo window); answers how many. */
-  eraseRemoved(windowSeconds: number): Promise<number>;
-}
-
 export const EXTRACTION_CONSUMER = 'memory-extraction';
 
 const view = (row: UserMemoryEntity): StoredMemory => ({
@@ -71,9 +45,45 @@ const view = (row: UserMemoryEntity): StoredMemory => ({
   removedAt: row.removedAt,
 });
 
+/** A row of user_memory as a plain query answers it. */
+interface MemoryRow {
+  user_memory_id: string;
+  user_id: string;
+  source_chat_id: string | null;
+  source_message_id: string | null;
+  text: string;
+  normalized_text: string;
+  subject_key: string | null;
+  is_inference: boolean;
+  is_fact: boolean;
+  is_confirmed: boolean;
+  created_at: Date;
+  updated_at: Date;
+  removed_at: Date | null;
+}
+
+const MEMORY_COLUMNS =
+  'user_memory_id, user_id, source_chat_id, source_message_id, text, normalized_text, subject_key, is_inference, is_fact, is_confirmed, created_at, updated_at, removed_at';
+
+const fromRow = (row: MemoryRow): StoredMemory => ({
+  id: row.user_memory_id,
+  userId: row.user_id,
+  sourceChatId: row.source_chat_id,
+  sourceMessageId: row.source_message_id,
+  text: row.text,
+  normalizedText: row.normalized_text,
+  subjectKey: row.subject_key,
+  isInference: row.is_inference,
+  isFact: row.is_fact,
+  isConfirmed: row.is_confirmed,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  removedAt: row.removed_at,
+});
+
 /** The only file that touches the memory schema. Every read and write is scoped by the owner. */
 @Injectable()
-export class MemoriesRepository implements MemoryStore {
+export class MemoriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private get memories() {
@@ -81,16 +91,25 @@ export class MemoriesRepository implements MemoryStore {
   }
 
   private live(userId: string, manager: EntityManager = this.dataSource.manager) {
-    return manager.getRepository(UserMemoryEntity).createQueryBuilder('m').where('m.user_id = :userId AND m.removed_at IS NULL', { userId });
+    return manager
+      .getRepository(UserMemoryEntity)
+      .createQueryBuilder('m')
+      .where('m.user_id = :userId AND m.removed_at IS NULL', { userId });
   }
 
+  /** Live memories (not removed), newest first; of one conversation when given. */
   async list(userId: string, sourceChatId?: string): Promise<StoredMemory[]> {
     const query = this.live(userId).orderBy('m.updated_at', 'DESC').addOrderBy('m.created_at', 'DESC');
     if (sourceChatId) query.andWhere('m.source_chat_id = :sourceChatId', { sourceChatId });
     return (await query.getMany()).map(view);
   }
 
-  async update(userId: string, id: string, change: Partial<Pick<StoredMemory, 'text' | 'normalizedText' | 'isConfirmed'>>): Promise<StoredMemory | null> {
+  /** Changes a live memory of the user; null when there is none. */
+  async update(
+    userId: string,
+    id: string,
+    change: Partial<Pick<StoredMemory, 'text' | 'normalizedText' | 'isConfirmed'>>,
+  ): Promise<StoredMemory | null> {
     const result = await this.memories
       .createQueryBuilder()
       .update(UserMemoryEntity)
@@ -100,6 +119,7 @@ export class MemoriesRepository implements MemoryStore {
     return (result.affected ?? 0) > 0 ? this.find(userId, id) : null;
   }
 
+  /** Marks a memory removed. `missing`: not the user's (or erased already). */
   async remove(userId: string, id: string): Promise<'removed' | 'already-removed' | 'missing'> {
     const result = await this.memories
       .createQueryBuilder()
@@ -111,41 +131,61 @@ export class MemoriesRepository implements MemoryStore {
     return (await this.memories.exists({ where: { id, userId } })) ? 'already-removed' : 'missing';
   }
 
+  /** Brings back a memory removed less than `windowSeconds` ago; a live one is answered as it is; null otherwise. */
   async restore(userId: string, id: string, windowSeconds: number): Promise<StoredMemory | null> {
     await this.memories
       .createQueryBuilder()
       .update(UserMemoryEntity)
       .set({ removedAt: null, updatedAt: () => 'now()' })
       .where('user_memory_id = :id AND user_id = :userId', { id, userId })
-      .andWhere("removed_at >= now() - make_interval(secs => :windowSeconds)", { windowSeconds })
+      .andWhere('removed_at >= now() - make_interval(secs => :windowSeconds)', { windowSeconds })
       .execute();
     const row = await this.find(userId, id);
     return row && !row.removedAt ? row : null;
   }
 
+  /** Live memories matching any of the words (PostgreSQL full text, `english`), best text rank first. */
   async search(userId: string, words: string[], limit: number): Promise<SearchHit[]> {
     if (!words.length) return [];
-    const { entities, raw } = await this.live(userId)
-      .addSelect("ts_rank(m.search, websearch_to_tsquery('english', :query))", 'text_rank')
-      .andWhere("m.search @@ websearch_to_tsquery('english', :query)", { query: words.join(' or ') })
-      .orderBy('text_rank', 'DESC')
-      .addOrderBy('m.updated_at', 'DESC')
-      .limit(limit)
-      .getRawAndEntities<{ text_rank: number | string }>();
-    return entities.map((row, i) => ({ memory: view(row), textRank: Number(raw[i]?.text_rank ?? 0) }));
+    // One indexed read (user_memory_live_search: the user's live matches only), ranked in the same query.
+    const rows: (MemoryRow & { text_rank: number | string })[] = await this.dataSource.query(
+      `SELECT ${MEMORY_COLUMNS}, ts_rank(search, websearch_to_tsquery('english', $2)) AS text_rank
+       FROM user_memory
+       WHERE user_id = $1 AND removed_at IS NULL AND search @@ websearch_to_tsquery('english', $2)
+       ORDER BY text_rank DESC, updated_at DESC
+       LIMIT $3`,
+      [userId, words.join(' or '), limit],
+    );
+    return rows.map((row) => ({ memory: fromRow(row), textRank: Number(row.text_rank) }));
   }
 
+  /** Live memories, confirmed first, then the most recently updated. */
   async recent(userId: string, limit: number): Promise<StoredMemory[]> {
     const rows = await this.live(userId).orderBy('m.is_confirmed', 'DESC').addOrderBy('m.updated_at', 'DESC').limit(limit).getMany();
     return rows.map(view);
   }
 
+  /** Whether an event was applied already (so a redelivery does not ask the model again). */
   async applied(eventId: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM processed_event WHERE consumer = $1 AND event_id = $2', [EXTRACTION_CONSUMER, eventId]);
+    const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM processed_event WHERE consumer = $1 AND event_id = $2', [
+      EXTRACTION_CONSUMER,
+      eventId,
+    ]);
     return rows.length > 0;
   }
 
-  merge(eventId: string, userId: string, source: MemorySource, lookup: { subjects: string[]; texts: string[] }, plan: (candidates: StoredMemory[]) => MergePlan): Promise<boolean> {
+  /**
+   * Once per event, in one transaction holding the user's lock: reads the live memories that share a
+   * subject or a text with what was extracted, asks `plan` what to change, and writes it.
+   * Answers false when the event was applied already.
+   */
+  merge(
+    eventId: string,
+    userId: string,
+    source: MemorySource,
+    lookup: { subjects: string[]; texts: string[] },
+    plan: (candidates: StoredMemory[]) => MergePlan,
+  ): Promise<boolean> {
     return applyOnce(this.dataSource, EXTRACTION_CONSUMER, eventId, async (manager) => {
       // One merge per user at a time (two exchanges ending together cannot both add the same
       // subject), and never for a deleted account (an exchange that arrives after the purge).
@@ -172,11 +212,16 @@ export class MemoriesRepository implements MemoryStore {
         );
       }
       for (const { id, fields } of updates) {
-        await manager.update(UserMemoryEntity, { id, userId }, { ...fields, sourceChatId: source.chatId, sourceMessageId: source.messageId, updatedAt: now });
+        await manager.update(
+          UserMemoryEntity,
+          { id, userId },
+          { ...fields, sourceChatId: source.chatId, sourceMessageId: source.messageId, updatedAt: now },
+        );
       }
     });
   }
 
+  /** Erases memories removed before `windowSeconds` ago (after the undo window); answers how many. */
   async eraseRemoved(windowSeconds: number): Promise<number> {
     const result = await this.memories
       .createQueryBuilder()
@@ -192,3 +237,6 @@ export class MemoriesRepository implements MemoryStore {
     return row && view(row);
   }
 }
+
+/** What the memory logic needs from storage: the repository's public face (typed fakes stand in for it in unit tests). */
+export type MemoryStore = { [K in keyof MemoriesRepository]: MemoriesRepository[K] };

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { DEFAULT_PREFERENCE_NAME, MEMORY_NOT_FOUND, type UserMemory } from '@app/contracts/memory';
-import { DomainError, SERVICE_CONFIG } from '@app/platform';
-import { userIdOf } from '../caller';
+import { DomainError, SERVICE_CONFIG, userIdOf } from '@app/platform';
 import type { MemoryConfig } from '../config';
 import { normalizeText } from '../extraction/memory-extractor';
 import { MemoriesRepository, type MemoryStore, type StoredMemory } from './memories.repository';

@@ -1,15 +1,13 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@app/platform';
 
 /**
  * The memory store. Full-text search uses the `english` configuration (stemming, stop words) on a
  * generated tsvector; the partial indexes cover what is read: a user's live memories by recency, by
  * subject (contradictions), by text (duplicates) and by conversation.
  */
-export class CreateUserMemory1764000000100 implements MigrationInterface {
-  name = 'CreateUserMemory1764000000100';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE user_memory (
+export const CreateUserMemory1764000000100 = sqlMigration('CreateUserMemory1764000000100', {
+  up: [
+    `CREATE TABLE user_memory (
       user_memory_id uuid PRIMARY KEY,
       user_id uuid NOT NULL,
       source_chat_id uuid,
@@ -24,16 +22,13 @@ export class CreateUserMemory1764000000100 implements MigrationInterface {
       updated_at timestamptz NOT NULL DEFAULT now(),
       removed_at timestamptz,
       search tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED
-    )`);
-    await q.query('CREATE INDEX user_memory_live_recent ON user_memory (user_id, updated_at DESC) WHERE removed_at IS NULL');
-    await q.query('CREATE INDEX user_memory_live_subject ON user_memory (user_id, subject_key) WHERE removed_at IS NULL AND subject_key IS NOT NULL');
-    await q.query('CREATE INDEX user_memory_live_text ON user_memory (user_id, normalized_text) WHERE removed_at IS NULL');
-    await q.query('CREATE INDEX user_memory_source_chat ON user_memory (user_id, source_chat_id) WHERE removed_at IS NULL');
-    await q.query('CREATE INDEX user_memory_removed ON user_memory (removed_at) WHERE removed_at IS NOT NULL');
-    await q.query('CREATE INDEX user_memory_search ON user_memory USING gin (search)');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE user_memory');
-  }
-}
+    )`,
+    'CREATE INDEX user_memory_live_recent ON user_memory (user_id, updated_at DESC) WHERE removed_at IS NULL',
+    'CREATE INDEX user_memory_live_subject ON user_memory (user_id, subject_key) WHERE removed_at IS NULL AND subject_key IS NOT NULL',
+    'CREATE INDEX user_memory_live_text ON user_memory (user_id, normalized_text) WHERE removed_at IS NULL',
+    'CREATE INDEX user_memory_source_chat ON user_memory (user_id, source_chat_id) WHERE removed_at IS NULL',
+    'CREATE INDEX user_memory_removed ON user_memory (removed_at) WHERE removed_at IS NOT NULL',
+    'CREATE INDEX user_memory_search ON user_memory USING gin (search)',
+  ],
+  down: ['DROP TABLE user_memory'],
+});

@@ -52,7 +52,11 @@ export function rank(hits: SearchHit[], now: Date): StoredMemory[] {
     .map(({ hit }) => hit.memory);
 }
 
-const relevant = (memory: StoredMemory): RelevantMemory => ({ user_memory_id: memory.id, text: memory.text, is_confirmed: memory.isConfirmed });
+const relevant = (memory: StoredMemory): RelevantMemory => ({
+  user_memory_id: memory.id,
+  text: memory.text,
+  is_confirmed: memory.isConfirmed,
+});
 
 /**
  * Personalisation before each reply: the caller's live memories that matter for what they just
@@ -65,10 +69,15 @@ export class RetrievalService {
   async relevant(caller: Caller, query: string, limit: number, now = new Date()): Promise<{ memories: RelevantMemory[] }> {
     if (!caller.user_id) return { memories: [] };
     const userId = caller.user_id;
-    const found = rank(await this.store.search(userId, searchWords(query), Math.max(CANDIDATES, limit)), now).slice(0, limit);
-    if (found.length < limit && isAboutUser(query)) {
+    // A question about the user reads their latest memories too, in parallel (used only when the matches fall short).
+    const [hits, latest] = await Promise.all([
+      this.store.search(userId, searchWords(query), Math.max(CANDIDATES, limit)),
+      isAboutUser(query) ? this.store.recent(userId, limit) : [],
+    ]);
+    const found = rank(hits, now).slice(0, limit);
+    if (found.length < limit) {
       const ids = new Set(found.map((m) => m.id));
-      for (const memory of await this.store.recent(userId, limit)) {
+      for (const memory of latest) {
         if (found.length >= limit) break;
         if (!ids.has(memory.id)) found.push(memory);
       }

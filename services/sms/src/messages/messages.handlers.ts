@@ -9,11 +9,11 @@ export class MessagesHandlers {
 
   @RpcHandler(SMS_RPC.send)
   send({ data }: RpcInput<typeof SMS_RPC.send>) {
-    return this.messages.send(data);
+    return this.messages.send({ to: data.to, body: data.body, purpose: data.purpose, userId: data.user_id });
   }
 
   @RpcHandler(SMS_RPC.devInbox)
   devInbox({ data }: RpcInput<typeof SMS_RPC.devInbox>) {
-    return this.messages.devInbox(data.limit);
+    return this.messages.devInbox(data.to, data.limit);
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, IsNull, LessThan, type Repository } from 'typeorm';
 import { OutboundMessageEntity } from './outbound-message.entity';
 
-export type NewOutboundMessage = Pick<OutboundMessageEntity, 'id' | 'toNumber' | 'body' | 'purpose' | 'provider' | 'status'>;
+export type NewOutboundMessage = Pick<OutboundMessageEntity, 'id' | 'toNumber' | 'userId' | 'body' | 'purpose' | 'provider' | 'status'>;
 export type OutboundMessageOutcome = Pick<OutboundMessageEntity, 'status' | 'providerMessageId' | 'error'>;
 
 /** The only place the sms service touches TypeORM. */
@@ -25,8 +25,31 @@ export class MessagesRepository {
     await this.messages.update({ id }, outcome);
   }
 
-  /** The newest messages a provider handled, newest first. */
-  newest(provider: string, limit: number): Promise<OutboundMessageEntity[]> {
-    return this.messages.find({ where: { provider }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  /** The newest messages a provider handled for one number, newest first. */
+  newestTo(provider: string, toNumber: string, limit: number): Promise<OutboundMessageEntity[]> {
+    return this.messages.find({ where: { provider, toNumber }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  }
+
+  /** Gives the texts sent to a number that belong to nobody yet to the number's account. */
+  async linkToUser(toNumber: string, userId: string): Promise<void> {
+    await this.messages.update({ toNumber, userId: IsNull() }, { userId });
+    await this.messages.manager.query('UPDATE inbound_message SET user_id = $2 WHERE from_number = $1 AND user_id IS NULL', [
+      toNumber,
+      userId,
+    ]);
+  }
+
+  /** Removes every text sent to or received from a number, whoever it was linked to (the number's opt-out too). */
+  async deleteTo(toNumber: string): Promise<void> {
+    await this.messages.delete({ toNumber });
+    await this.messages.manager.query('DELETE FROM inbound_message WHERE from_number = $1', [toNumber]);
+    await this.messages.manager.query('DELETE FROM sms_number WHERE phone_number = $1', [toNumber]);
+    await this.messages.manager.query('DELETE FROM sms_group_join WHERE phone_number = $1', [toNumber]);
+  }
+
+  /** Removes the texts of one purpose older than `before`; answers how many went. */
+  async deleteOlderThan(purpose: string, before: Date): Promise<number> {
+    const result = await this.messages.delete({ purpose, createdAt: LessThan(before) });
+    return result.affected ?? 0;
   }
 }

@@ -1,33 +1,62 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { SmsMessage } from '@app/contracts/sms';
+import { AppLogger, runPeriodically, SERVICE_CONFIG, type Periodic } from '@app/platform';
+import type { SmsConfig } from '../config';
+import { maskCodes } from '../sms/mask-codes';
 import { SMS_SENDER, SmsSendError, type OutgoingSms, type SmsSender } from '../sms/senders/sms-sender';
 import { MessagesRepository } from './messages.repository';
 import type { OutboundMessageEntity } from './outbound-message.entity';
 
-/** Sends texts through the configured provider and keeps a record of each. */
+/** A text to send, and the account it is for when the sender knows it. */
+export interface SmsRequest extends OutgoingSms {
+  userId?: string | null;
+}
+
+const HOUR_MS = 3600_000;
+
+/**
+ * Sends texts through the configured provider and keeps a record of each. Sign-in code texts are
+ * kept for SMS_CODE_TEXT_RETENTION_HOURS (the code is dead long before), then deleted.
+ */
 @Injectable()
-export class MessagesService {
+export class MessagesService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private sweeper?: Periodic;
+
   constructor(
     @Inject(SMS_SENDER) private readonly sender: SmsSender,
     private readonly messages: MessagesRepository,
+    @Inject(SERVICE_CONFIG) private readonly config: Pick<SmsConfig, 'DEV_SMS_INBOX' | 'NODE_ENV' | 'SMS_CODE_TEXT_RETENTION_HOURS'>,
+    private readonly logger: AppLogger,
   ) {}
+
+  onApplicationBootstrap(): void {
+    const everyMs = Math.min(HOUR_MS, (this.config.SMS_CODE_TEXT_RETENTION_HOURS * HOUR_MS) / 4);
+    this.sweeper = runPeriodically(() => this.deleteExpiredCodeTexts(), everyMs, this.logger, 'SmsRetention', { immediately: true });
+  }
+
+  onApplicationShutdown(): void {
+    this.sweeper?.stop();
+  }
 
   /**
    * Stores the message, sends it, records the provider's answer. A refused message stays stored
-   * as `failed` with the provider's reason, and the caller gets the refusal.
+   * as `failed` with the provider's reason, and the caller gets the refusal. In production the
+   * stored copy of a sign-in code text has the code masked: nobody reading the table can sign in.
    */
-  async send(sms: OutgoingSms): Promise<SmsMessage> {
+  async send(sms: SmsRequest): Promise<SmsMessage> {
     const stored = await this.messages.insert({
       id: randomUUID(),
       toNumber: sms.to,
-      body: sms.body,
+      userId: sms.userId ?? null,
+      body: sms.purpose === 'login_code' && this.config.NODE_ENV === 'production' ? maskCodes(sms.body) : sms.body,
       purpose: sms.purpose,
       provider: this.sender.provider,
       status: 'pending',
     });
+    const outgoing: OutgoingSms = { to: sms.to, body: sms.body, purpose: sms.purpose };
     try {
-      const result = await this.sender.send(sms);
+      const result = await this.sender.send(outgoing);
       await this.messages.recordOutcome(stored.id, { status: result.status, providerMessageId: result.providerMessageId, error: null });
       return toSmsMessage({ ...stored, status: result.status });
     } catch (error) {
@@ -37,11 +66,29 @@ export class MessagesService {
     }
   }
 
-  /** What the console sink "sent", newest first; nothing when texts really leave (Twilio). */
-  async devInbox(limit: number): Promise<{ enabled: boolean; messages: SmsMessage[] }> {
-    if (this.sender.provider !== 'console') return { enabled: false, messages: [] };
-    const newest = await this.messages.newest('console', limit);
+  /** Whether the development inbox may show anything at all. */
+  get devInboxEnabled(): boolean {
+    return this.sender.provider === 'console' && this.config.DEV_SMS_INBOX && this.config.NODE_ENV !== 'production';
+  }
+
+  /**
+   * What the console sink "sent" to one number, newest first; nothing when texts really leave
+   * (Twilio), when DEV_SMS_INBOX is off, or in production. Never every number at once: without
+   * a number it only says whether it is enabled.
+   */
+  async devInbox(to: string | undefined, limit: number): Promise<{ enabled: boolean; messages: SmsMessage[] }> {
+    if (!this.devInboxEnabled) return { enabled: false, messages: [] };
+    if (!to) return { enabled: true, messages: [] };
+    const newest = await this.messages.newestTo('console', to, limit);
     return { enabled: true, messages: newest.map(toSmsMessage) };
+  }
+
+  /** Deletes the sign-in code texts older than the retention; answers how many went. */
+  async deleteExpiredCodeTexts(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - this.config.SMS_CODE_TEXT_RETENTION_HOURS * HOUR_MS);
+    const deleted = await this.messages.deleteOlderThan('login_code', before);
+    if (deleted > 0) this.logger.log({ msg: 'Deleted old sign-in code texts', deleted }, 'SmsRetention');
+    return deleted;
   }
 }
 

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-/** One text the service sent, or tried to send: kept for the development inbox and for export. */
+/** One text the service sent, or tried to send: kept for the development inbox and for export (sign-in code texts for a day). */
 @Entity({ name: 'outbound_message' })
 export class OutboundMessageEntity {
   @PrimaryColumn('uuid')
@@ -8,6 +8,13 @@ export class OutboundMessageEntity {
 
   @Column({ name: 'to_number', type: 'text' })
   toNumber!: string;
+
+  /**
+   * The account the number belongs to, once known: given by the sender, or linked on the user's
+   * export. A sign-in code is texted before the account may exist, so the purge also goes by number.
+   */
+  @Column({ name: 'user_id', type: 'uuid', nullable: true })
+  userId!: string | null;
 
   @Column({ type: 'text' })
   body!: string;

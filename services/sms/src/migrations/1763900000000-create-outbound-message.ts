@@ -1,10 +1,8 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@app/platform';
 
-export class CreateOutboundMessage1763900000000 implements MigrationInterface {
-  name = 'CreateOutboundMessage1763900000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE outbound_message (
+export const CreateOutboundMessage1763900000000 = sqlMigration('CreateOutboundMessage1763900000000', {
+  up: [
+    `CREATE TABLE outbound_message (
       id uuid PRIMARY KEY,
       to_number text NOT NULL,
       body text NOT NULL,
@@ -14,11 +12,8 @@ export class CreateOutboundMessage1763900000000 implements MigrationInterface {
       provider_message_id text,
       error text,
       created_at timestamptz NOT NULL DEFAULT clock_timestamp()
-    )`);
-    await q.query('CREATE INDEX outbound_message_created_idx ON outbound_message (created_at)');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE outbound_message');
-  }
-}
+    )`,
+    'CREATE INDEX outbound_message_created_idx ON outbound_message (created_at)',
+  ],
+  down: ['DROP TABLE outbound_message'],
+});

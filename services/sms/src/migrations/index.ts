@@ -1,5 +1,11 @@
 import type { MigrationInterface } from 'typeorm';
 import { CreateOutboundMessage1763900000000 } from './1763900000000-create-outbound-message';
+import { OutboundMessageUser1765400000000 } from './1765400000000-outbound-message-user';
+import { SmsChannel1766000000000 } from './1766000000000-sms-channel';
 
 /** The sms service's migrations, oldest first. */
-export const smsMigrations: (new () => MigrationInterface)[] = [CreateOutboundMessage1763900000000];
+export const smsMigrations: (new () => MigrationInterface)[] = [
+  CreateOutboundMessage1763900000000,
+  OutboundMessageUser1765400000000,
+  SmsChannel1766000000000,
+];

@@ -13,7 +13,10 @@ export const smsSenderProvider: Provider = {
   useFactory: async (config: SmsConfig, logger: AppLogger, moduleRef: ModuleRef): Promise<SmsSender> => {
     const incomplete = incompleteTwilioCredentials(config);
     if (incomplete && !config.SMS_PROVIDER) {
-      logger.warn(`${incomplete.set.join(', ')} set but ${incomplete.missing.join(', ')} missing: texts go to the console, not Twilio`, 'SmsSender');
+      logger.warn(
+        `${incomplete.set.join(', ')} set but ${incomplete.missing.join(', ')} missing: texts go to the console, not Twilio`,
+        'SmsSender',
+      );
     }
     if (smsProviderOf(config) === 'twilio') {
       logger.log(`Texts are sent through Twilio from ${config.TWILIO_FROM_NUMBER}`, 'SmsSender');

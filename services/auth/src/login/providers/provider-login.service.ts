@@ -31,7 +31,11 @@ export class ProviderLoginService {
       apple: c.APPLE_SERVICE_ID ? { client_id: c.APPLE_SERVICE_ID, redirect_uri: c.APPLE_REDIRECT_URI ?? '', scope: 'name email' } : null,
       firebase:
         c.FIREBASE_PROJECT_ID && c.FIREBASE_API_KEY
-          ? { api_key: c.FIREBASE_API_KEY, auth_domain: c.FIREBASE_AUTH_DOMAIN ?? `${c.FIREBASE_PROJECT_ID}.firebaseapp.com`, project_id: c.FIREBASE_PROJECT_ID }
+          ? {
+              api_key: c.FIREBASE_API_KEY,
+              auth_domain: c.FIREBASE_AUTH_DOMAIN ?? `${c.FIREBASE_PROJECT_ID}.firebaseapp.com`,
+              project_id: c.FIREBASE_PROJECT_ID,
+            }
           : null,
     };
   }
@@ -52,7 +56,11 @@ export class ProviderLoginService {
       idToken = answer.id_token ?? null;
     }
     if (!idToken) throw DomainError.badRequest('Google sign-in needs an authorization code.');
-    const claims = await this.verify('Google', idToken, this.config.GOOGLE_JWKS_URL, { issuer: GOOGLE_ISSUERS, audience: clientId, algorithms: ['RS256'] });
+    const claims = await this.verify('Google', idToken, this.config.GOOGLE_JWKS_URL, {
+      issuer: GOOGLE_ISSUERS,
+      audience: clientId,
+      algorithms: ['RS256'],
+    });
     return {
       provider: 'google',
       subject: claims.sub,
@@ -61,15 +69,25 @@ export class ProviderLoginService {
     };
   }
 
-  async apple(input: { code?: string | null; id_token: string; nonce?: string | null; use_app_client_id?: boolean | null }): Promise<VerifiedProfile> {
+  async apple(input: {
+    code?: string | null;
+    id_token: string;
+    nonce?: string | null;
+    use_app_client_id?: boolean | null;
+  }): Promise<VerifiedProfile> {
     const c = this.config;
     const audience = input.use_app_client_id ? c.APPLE_APP_CLIENT_ID : c.APPLE_SERVICE_ID;
     if (!audience) throw DomainError.notFound('Sign in with Apple is not configured.');
-    const claims = await this.verify('Apple', input.id_token, c.APPLE_JWKS_URL, { issuer: APPLE_ISSUER, audience, algorithms: ['RS256', 'ES256'] });
+    const claims = await this.verify('Apple', input.id_token, c.APPLE_JWKS_URL, {
+      issuer: APPLE_ISSUER,
+      audience,
+      algorithms: ['RS256', 'ES256'],
+    });
     const nonce = typeof claims.nonce === 'string' ? claims.nonce : null;
     if (input.nonce || nonce) {
       const hashed = input.nonce ? createHash('sha256').update(input.nonce).digest('hex') : null;
-      if (!input.nonce || (nonce !== input.nonce && nonce !== hashed)) throw DomainError.unauthorized('Apple sign-in failed: the nonce does not match.');
+      if (!input.nonce || (nonce !== input.nonce && nonce !== hashed))
+        throw DomainError.unauthorized('Apple sign-in failed: the nonce does not match.');
     }
     if (input.code) {
       if (!c.APPLE_TEAM_ID || !c.APPLE_KEY_ID || !c.APPLE_PRIVATE_KEY) throw DomainError.notFound('Sign in with Apple is not configured.');
@@ -81,7 +99,11 @@ export class ProviderLoginService {
         ...(c.APPLE_REDIRECT_URI && !input.use_app_client_id ? { redirect_uri: c.APPLE_REDIRECT_URI } : {}),
       });
       if (answer.id_token) {
-        const exchanged = await this.verify('Apple', answer.id_token, c.APPLE_JWKS_URL, { issuer: APPLE_ISSUER, audience, algorithms: ['RS256', 'ES256'] });
+        const exchanged = await this.verify('Apple', answer.id_token, c.APPLE_JWKS_URL, {
+          issuer: APPLE_ISSUER,
+          audience,
+          algorithms: ['RS256', 'ES256'],
+        });
         if (exchanged.sub !== claims.sub) throw DomainError.unauthorized('Apple sign-in failed: the code belongs to someone else.');
       }
     }
@@ -97,7 +119,8 @@ export class ProviderLoginService {
       algorithms: ['RS256'],
     });
     const authTime = typeof claims.auth_time === 'number' ? claims.auth_time : NaN;
-    if (!(authTime <= Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS)) throw DomainError.unauthorized('Firebase sign-in failed: the token has no valid auth_time.');
+    if (!(authTime <= Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS))
+      throw DomainError.unauthorized('Firebase sign-in failed: the token has no valid auth_time.');
     return {
       provider: 'firebase',
       subject: claims.sub,
@@ -107,7 +130,12 @@ export class ProviderLoginService {
     };
   }
 
-  private async verify(provider: string, token: string, jwksUrl: string, options: { issuer: string | string[]; audience: string; algorithms: string[] }) {
+  private async verify(
+    provider: string,
+    token: string,
+    jwksUrl: string,
+    options: { issuer: string | string[]; audience: string; algorithms: string[] },
+  ) {
     const jose = await loadJose();
     let keys = this.keySets.get(jwksUrl);
     if (!keys) {
@@ -115,10 +143,19 @@ export class ProviderLoginService {
       this.keySets.set(jwksUrl, keys);
     }
     try {
-      const { payload } = await jose.jwtVerify(token, keys, { ...options, clockTolerance: CLOCK_TOLERANCE_SECONDS, requiredClaims: ['sub', 'exp', 'iat'] });
+      const { payload } = await jose.jwtVerify(token, keys, {
+        ...options,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
       return payload as import('jose').JWTPayload & { sub: string } & Record<string, unknown>;
     } catch (error) {
-      if (error instanceof jose.errors.JWKSTimeout || (error as { code?: string }).code === 'ERR_JOSE_GENERIC' || error instanceof TypeError) {
+      // fetch's "fetch failed" is a TypeError of the realm fetch lives in (not Jest's sandbox, say): matched by name.
+      if (
+        error instanceof jose.errors.JWKSTimeout ||
+        (error as { code?: string }).code === 'ERR_JOSE_GENERIC' ||
+        (error as { name?: unknown }).name === 'TypeError'
+      ) {
         throw new DomainError('unavailable', `${provider} sign-in is unavailable right now. Try again shortly.`, 502);
       }
       throw DomainError.unauthorized(`${provider} sign-in failed: ${describe(error)}.`);
@@ -137,7 +174,8 @@ export class ProviderLoginService {
     } catch {
       throw new DomainError('unavailable', `${provider} sign-in is unavailable right now. Try again shortly.`, 502);
     }
-    if (response.status >= 500) throw new DomainError('unavailable', `${provider} sign-in is unavailable right now. Try again shortly.`, 502);
+    if (response.status >= 500)
+      throw new DomainError('unavailable', `${provider} sign-in is unavailable right now. Try again shortly.`, 502);
     if (!response.ok) throw DomainError.unauthorized(`${provider} refused the sign-in code. Please sign in again.`);
     return (await response.json().catch(() => ({}))) as { id_token?: string };
   }

@@ -7,6 +7,12 @@ export interface OutgoingSms {
   to: string;
   body: string;
   purpose: SmsMessage['purpose'];
+  /** The sending number (a group's number); the configured one by default. */
+  from?: string;
+  /** Public URLs of images to send as MMS media. */
+  mediaUrls?: string[];
+  /** Where Twilio posts this message's delivery status. */
+  statusCallback?: string;
 }
 
 export interface SmsSendResult {
@@ -32,6 +38,8 @@ export class SmsSendError extends DomainError {
     detail: string,
     status: number,
     readonly providerError: string,
+    /** Worth trying again later: the provider failed (5xx), asked to slow down (429) or could not be reached. */
+    readonly retryable = false,
   ) {
     super(code, detail, status);
     this.name = 'SmsSendError';

@@ -76,9 +76,15 @@ export class TwilioSender implements SmsSender {
     this.client.api.baseUrl = config.TWILIO_API_BASE_URL;
   }
 
-  async send({ to, body, purpose }: OutgoingSms): Promise<SmsSendResult> {
+  async send({ to, body, purpose, from, mediaUrls, statusCallback }: OutgoingSms): Promise<SmsSendResult> {
     try {
-      const message = await this.client.messages.create({ to, from: this.from, body });
+      const message = await this.client.messages.create({
+        to,
+        from: from ?? this.from,
+        body,
+        ...(mediaUrls?.length ? { mediaUrl: mediaUrls } : {}),
+        ...(statusCallback ? { statusCallback } : {}),
+      });
       this.logger.info({ msg: 'SMS sent through Twilio', to, purpose, status: message.status, sid: message.sid }, 'TwilioSender');
       return { status: message.status, providerMessageId: message.sid };
     } catch (error) {
@@ -94,18 +100,28 @@ export class TwilioSender implements SmsSender {
         (error.status === 401 ? MISCONFIGURED : undefined) ??
         (error.status === 429 ? REFUSALS[20429] : undefined);
       const providerError = `Twilio ${error.code ?? 'error'} (HTTP ${error.status}): ${error.message}`;
-      this.logger.warn({ msg: 'Twilio refused an SMS', to, purpose, http_status: error.status, twilio_code: error.code, twilio_message: error.message }, 'TwilioSender');
-      if (refusal) return new SmsSendError(refusal.code, refusal.detail(to), refusal.status, providerError);
+      this.logger.warn(
+        { msg: 'Twilio refused an SMS', to, purpose, http_status: error.status, twilio_code: error.code, twilio_message: error.message },
+        'TwilioSender',
+      );
+      const retryable = error.status >= 500 || error.status === 429;
+      if (refusal) return new SmsSendError(refusal.code, refusal.detail(to), refusal.status, providerError, retryable);
       const detail =
         error.status >= 500
           ? 'The text message provider is unavailable; please try again shortly.'
           : `The text message provider refused the message (error ${error.code ?? error.status}).`;
-      return new SmsSendError('unavailable', detail, 502, providerError);
+      return new SmsSendError('unavailable', detail, 502, providerError, retryable);
     }
     // No answer at all: network failure, timeout. Only the error's code and message are kept:
     // the error object itself carries the request, Authorization header included.
     const reason = error instanceof Error ? `${(error as { code?: string }).code ?? error.name}: ${error.message}` : String(error);
     this.logger.warn({ msg: 'Twilio could not be reached', to, purpose, reason }, 'TwilioSender');
-    return new SmsSendError('unavailable', 'The text message provider could not be reached; please try again shortly.', 502, `Twilio unreachable: ${reason}`);
+    return new SmsSendError(
+      'unavailable',
+      'The text message provider could not be reached; please try again shortly.',
+      502,
+      `Twilio unreachable: ${reason}`,
+      true,
+    );
   }
 }

@@ -17,10 +17,20 @@ export function WelcomeDialog() {
   }, [status, pathname, open]);
   return (
     <Dialog open={open} title="Welcome to Assistant" onClose={() => setOpen(false)}>
-      <p>You can start chatting right away as a guest. Sign up to keep your conversations on every device and let the assistant remember what matters to you.</p>
+      <p>
+        You can start chatting right away as a guest. Sign up to keep your conversations on every device and let the assistant remember what
+        matters to you.
+      </p>
       <p className="muted small">
-        By using the assistant you agree to the <Link to="/terms" onClick={() => setOpen(false)}>Terms of Use</Link> and the{' '}
-        <Link to="/privacy" onClick={() => setOpen(false)}>Privacy Policy</Link>. You must be 18 or older.
+        By using the assistant you agree to the{' '}
+        <Link to="/terms" onClick={() => setOpen(false)}>
+          Terms of Use
+        </Link>{' '}
+        and the{' '}
+        <Link to="/privacy" onClick={() => setOpen(false)}>
+          Privacy Policy
+        </Link>
+        . You must be 18 or older.
       </p>
       <div className="form__actions">
         <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>

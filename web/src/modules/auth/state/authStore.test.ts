@@ -34,7 +34,10 @@ describe('auth start-up (section 4)', () => {
   it('falls back to a new guest when the stored token is refused', async () => {
     localStorage.setItem('access_token', 'expired');
     mockFetch({
-      'GET /api/v1/auth/me': ({ headers }) => (headers.get('authorization') === 'Bearer expired' ? json(401, { detail: 'Your session has ended. Please sign in again.' }) : json(200, guestUser)),
+      'GET /api/v1/auth/me': ({ headers }) =>
+        headers.get('authorization') === 'Bearer expired'
+          ? json(401, { detail: 'Your session has ended. Please sign in again.' })
+          : json(200, guestUser),
       'POST /api/v1/auth/anon': json(200, { token: 'fresh-guest', error: null, redirect_url: null }),
     });
     await startAuth();
@@ -74,7 +77,14 @@ describe('logout and 401 (sections 4 and 8)', () => {
     authStore.reset();
     localStorage.setItem('access_token', 'tok');
     localStorage.setItem('last_logged_in_email', 'ada@example.com');
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser, csrfToken: 'csrf', lastLoggedInEmail: 'ada@example.com' });
+    authStore.set({
+      isLoading: false,
+      isLoggedIn: true,
+      accessToken: 'tok',
+      user: registeredUser,
+      csrfToken: 'csrf',
+      lastLoggedInEmail: 'ada@example.com',
+    });
   });
 
   it('calls the server first (with the CSRF token and the bearer), then clears token, e-mail, user, flag and CSRF token', async () => {
@@ -103,7 +113,10 @@ describe('logout and 401 (sections 4 and 8)', () => {
   });
 
   it('logs out on a 401 from a data call: a read answers empty, an update throws Unauthorized', async () => {
-    const api = mockFetch({ 'GET /api/v1/chats/': json(401, { detail: 'ended' }), 'POST /api/v1/auth/logout': json(200, { logged_out: true }) });
+    const api = mockFetch({
+      'GET /api/v1/chats/': json(401, { detail: 'ended' }),
+      'POST /api/v1/auth/logout': json(200, { logged_out: true }),
+    });
     await expect(readCall('/api/v1/chats/', [], 'Failed to fetch conversations')).resolves.toEqual([]);
     expect(api.called('POST /api/v1/auth/logout')).toHaveLength(1);
     expect(authStore.get().isLoggedIn).toBe(false);

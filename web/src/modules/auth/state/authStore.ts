@@ -51,7 +51,23 @@ export function authStatusOf(state: Pick<AuthState, 'isLoading' | 'isLoggedIn' |
 
 export const useAuthStatus = () => useStore(authStore, authStatusOf);
 export const useUser = () => useStore(authStore, (s) => s.user);
-export const useAuth = <T,>(selector: (state: AuthState) => T) => useStore(authStore, selector);
+export const useAuth = <T>(selector: (state: AuthState) => T) => useStore(authStore, selector);
+
+/** Data calls need a logged-in state and an access token (spec section 5). */
+const canCallData = (state: AuthState) => {
+  const status = authStatusOf(state);
+  return (status === 'anonymous' || status === 'registered') && !!state.accessToken;
+};
+
+/**
+ * Whom server state is held for (the user id keys every query of theirs) and whether their data
+ * calls can be made yet.
+ */
+export function useDataSession(): { userId: string | null; ready: boolean } {
+  const userId = useStore(authStore, (s) => s.user?.user_id ?? null);
+  const ready = useStore(authStore, canCallData);
+  return { userId, ready };
+}
 
 /** What a person is called in the header sent to the server (cut at 100 by the client). */
 export function userLabelOf(user: User | null): string | null {
@@ -77,7 +93,13 @@ export function onLogout(listener: () => void): () => void {
 function rememberUser(token: string, user: User): void {
   writeStorage(STORAGE_KEYS.accessToken, token);
   if (user.email) writeStorage(STORAGE_KEYS.lastLoggedInEmail, user.email);
-  authStore.set((s) => ({ user, accessToken: token, isLoggedIn: true, userRequestedLogout: false, lastLoggedInEmail: user.email ?? s.lastLoggedInEmail }));
+  authStore.set((s) => ({
+    user,
+    accessToken: token,
+    isLoggedIn: true,
+    userRequestedLogout: false,
+    lastLoggedInEmail: user.email ?? s.lastLoggedInEmail,
+  }));
 }
 
 const transient = (error: unknown) => !(error instanceof ApiError) || error.status >= 500;

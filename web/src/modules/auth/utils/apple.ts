@@ -11,7 +11,14 @@ export function appleAuthorizeUrl(config: AppleConfig): string {
   const nonce = randomId();
   writeStorage('apple_state', state, 'session');
   writeStorage('apple_nonce', nonce, 'session');
-  const query = new URLSearchParams({ client_id: config.client_id, redirect_uri: config.redirect_uri, response_type: 'code id_token', response_mode: 'fragment', state, nonce });
+  const query = new URLSearchParams({
+    client_id: config.client_id,
+    redirect_uri: config.redirect_uri,
+    response_type: 'code id_token',
+    response_mode: 'fragment',
+    state,
+    nonce,
+  });
   return `https://appleid.apple.com/auth/authorize?${query}`;
 }
 

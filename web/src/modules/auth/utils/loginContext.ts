@@ -4,6 +4,39 @@ import { readStorage, removeStorage, writeStorage } from '../../common/utils/sto
 /** Where to go after a login that leaves the page (phone callback, Google redirect): session storage. */
 const NEXT_KEY = 'login_next';
 const INVITE_KEY = 'invite_link_id';
+/** The number a code was texted to (and the campaign it was asked for), until the sign-in ends. */
+const PHONE_KEY = 'login_phone_number';
+
+/** codeSent: a code texted to it may still be entered (false once the server said to ask for a new one). */
+export type PendingPhoneLogin = { phoneNumber: string; campaignName: string | null; codeSent: boolean };
+
+/** The number as the server reads it: spaces, dots, dashes and brackets dropped. */
+export function normalizePhoneNumber(input: string): string {
+  return input.trim().replace(/[\s().-]/g, '');
+}
+
+/** A code was texted to this number: kept so that the code step comes back after the callback. */
+export function rememberPhoneLogin(pending: PendingPhoneLogin): void {
+  writeStorage(PHONE_KEY, JSON.stringify(pending), 'session');
+}
+
+export function pendingPhoneLogin(): PendingPhoneLogin | null {
+  try {
+    const value = JSON.parse(readStorage(PHONE_KEY, 'session') ?? 'null') as Partial<PendingPhoneLogin> | null;
+    if (typeof value?.phoneNumber !== 'string' || !value.phoneNumber) return null;
+    return {
+      phoneNumber: value.phoneNumber,
+      campaignName: typeof value.campaignName === 'string' ? value.campaignName : null,
+      codeSent: value.codeSent === true,
+    };
+  } catch {
+    return null;
+  }
+}
+
+export function forgetPhoneLogin(): void {
+  removeStorage(PHONE_KEY, 'session');
+}
 
 export function rememberNext(path: string | null): void {
   if (path && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/login')) writeStorage(NEXT_KEY, path, 'session');

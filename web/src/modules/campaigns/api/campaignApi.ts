@@ -1,4 +1,4 @@
-import type { Campaign } from '@app/contracts/auth';
-import { apiJson } from '../../common/api/http';
+import { API } from '@app/contracts/gateway';
+import { apiCall } from '../../common/api/http';
 
-export const fetchCampaign = (name: string) => apiJson<Campaign>(`/api/v1/campaigns/${encodeURIComponent(name)}`, { bearer: false });
+export const fetchCampaign = (name: string) => apiCall(API.account.campaign, { params: { campaign_name: name } }, { bearer: false });

@@ -7,7 +7,11 @@ import { Composer } from './Composer';
 
 function setup() {
   const uploads: ((r: FileUploadResult) => void)[] = [];
-  const draft = createAttachmentDraft({ upload: () => new Promise((resolve) => uploads.push(resolve)), previewOf: () => null, release: () => undefined });
+  const draft = createAttachmentDraft({
+    upload: () => new Promise((resolve) => uploads.push(resolve)),
+    previewOf: () => null,
+    release: () => undefined,
+  });
   const onSend = vi.fn();
   render(<Composer onSend={onSend} onStop={() => undefined} streaming={false} stopping={false} attachments={draft} />);
   return { draft, uploads, onSend };

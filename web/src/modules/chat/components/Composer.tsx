@@ -1,10 +1,11 @@
 import type { FileReference } from '@app/contracts/chat';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Icon } from '../../../ui/Icon';
 import { useStore } from '../../common/state/createStore';
 import { ACCEPTED_FILE_TYPES } from '../../files/api/filesApi';
 import { AttachmentTray } from '../../files/components/AttachmentTray';
 import type { AttachmentDraft } from '../../files/state/attachmentDraft';
+import { preloadMarkdown } from '../../markdown/components/LazyMarkdown';
 
 type ComposerProps = {
   onSend: (text: string, files: FileReference[]) => void;
@@ -15,13 +16,15 @@ type ComposerProps = {
   disabled?: boolean;
   /** The files attached to this message (by the button, a drop on the page, or a paste). */
   attachments: AttachmentDraft;
+  /** Shown before the send button (voice mode). */
+  extra?: ReactNode;
 };
 
 const MAX_LENGTH = 32_000;
 const ACCEPT = [...ACCEPTED_FILE_TYPES, '.md', '.csv', '.txt'].join(',');
 
 /** The message box: Enter sends, Shift+Enter breaks the line; Stop while a reply streams; files attach by button, drop or paste. */
-export function Composer({ onSend, onStop, streaming, stopping, initialText = '', disabled, attachments }: ComposerProps) {
+export function Composer({ onSend, onStop, streaming, stopping, initialText = '', disabled, attachments, extra }: ComposerProps) {
   const [text, setText] = useState(initialText);
   const area = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -54,7 +57,14 @@ export function Composer({ onSend, onStop, streaming, stopping, initialText = ''
     >
       <AttachmentTray draft={attachments} />
       <div className="composer__row">
-        <button type="button" className="icon-button composer__attach" aria-label="Attach files" title="Attach files (or drop or paste them)" disabled={disabled} onClick={() => picker.current?.click()}>
+        <button
+          type="button"
+          className="icon-button composer__attach"
+          aria-label="Attach files"
+          title="Attach files (or drop or paste them)"
+          disabled={disabled}
+          onClick={() => picker.current?.click()}
+        >
           <Icon name="paperclip" />
         </button>
         <input
@@ -82,7 +92,10 @@ export function Composer({ onSend, onStop, streaming, stopping, initialText = ''
           maxLength={MAX_LENGTH}
           placeholder={attached ? 'Say something about the files' : 'Message the assistant'}
           autoFocus={typeof window !== 'undefined' && window.innerWidth >= 768}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            preloadMarkdown();
+          }}
           onPaste={(event) => {
             // Files pasted alone attach; a paste that also carries text stays text.
             const files = [...event.clipboardData.files];
@@ -97,12 +110,26 @@ export function Composer({ onSend, onStop, streaming, stopping, initialText = ''
             }
           }}
         />
+        {extra}
         {streaming ? (
-          <button type="button" className="composer__button composer__button--stop" onClick={onStop} disabled={stopping} aria-label="Stop generating" title="Stop generating">
+          <button
+            type="button"
+            className="composer__button composer__button--stop"
+            onClick={onStop}
+            disabled={stopping}
+            aria-label="Stop generating"
+            title="Stop generating"
+          >
             <Icon name="stop" />
           </button>
         ) : (
-          <button type="submit" className="composer__button" disabled={blocked} aria-label="Send message" title={uploading ? 'Waiting for the files to upload' : 'Send (Enter)'}>
+          <button
+            type="submit"
+            className="composer__button"
+            disabled={blocked}
+            aria-label="Send message"
+            title={uploading ? 'Waiting for the files to upload' : 'Send (Enter)'}
+          >
             <Icon name="send" />
           </button>
         )}

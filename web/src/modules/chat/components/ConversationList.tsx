@@ -2,15 +2,14 @@ import type { Conversation } from '@app/contracts/chat';
 import { useState } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { Dialog } from '../../../ui/Dialog';
-import { Icon } from '../../../ui/Icon';
+import { Field } from '../../../ui/Field';
 import { Spinner } from '../../../ui/Spinner';
 import { showToast } from '../../../ui/toastStore';
+import { closeSidebarOnNarrow } from '../../layout/state/sidebarStore';
 import { useUi } from '../../layout/state/uiStore';
 import { useConversations, useDeleteConversation, useRenameConversation } from '../hooks/chatQueries';
-
-type ConversationListProps = { onNavigate?: () => void };
-
-export const UNTITLED = 'New conversation';
+import { UNTITLED } from '../utils/titles';
+import { IconButton } from '../../../ui/IconButton';
 
 function groupOf(conversation: Conversation, now = Date.now()): string {
   const when = Date.parse(conversation.last_message_timestamp ?? conversation.created_at ?? '');
@@ -23,7 +22,8 @@ function groupOf(conversation: Conversation, now = Date.now()): string {
   return 'Older';
 }
 
-export function ConversationList({ onNavigate }: ConversationListProps) {
+/** The user's conversations, newest first, grouped by when they were last active; rename and delete. */
+export function ConversationList() {
   const { data, isLoading, isError } = useConversations();
   const currentChatId = useUi((s) => s.currentChatId);
   const navigate = useNavigate();
@@ -33,7 +33,12 @@ export function ConversationList({ onNavigate }: ConversationListProps) {
   const [deleting, setDeleting] = useState<Conversation | null>(null);
   const [title, setTitle] = useState('');
 
-  if (isLoading) return <div className="conversation-list conversation-list--loading"><Spinner label="Loading conversations" /></div>;
+  if (isLoading)
+    return (
+      <div className="conversation-list conversation-list--loading">
+        <Spinner label="Loading conversations" />
+      </div>
+    );
   const conversations = data ?? [];
   const groups = new Map<string, Conversation[]>();
   for (const conversation of conversations) {
@@ -53,24 +58,21 @@ export function ConversationList({ onNavigate }: ConversationListProps) {
               const label = conversation.conversation_title || UNTITLED;
               return (
                 <li key={conversation.chat_id} className="conversation" data-active={conversation.chat_id === currentChatId}>
-                  <NavLink to={`/chat/${conversation.chat_id}`} className="conversation__link" onClick={onNavigate} title={label}>
+                  <NavLink to={`/chat/${conversation.chat_id}`} className="conversation__link" onClick={closeSidebarOnNarrow} title={label}>
                     {label}
                   </NavLink>
                   <span className="conversation__actions">
-                    <button
-                      type="button"
-                      className="icon-button icon-button--small"
-                      aria-label={`Rename ${label}`}
+                    <IconButton
+                      small
+                      icon="edit"
+                      iconSize={15}
+                      label={`Rename ${label}`}
                       onClick={() => {
                         setTitle(conversation.conversation_title ?? '');
                         setRenaming(conversation);
                       }}
-                    >
-                      <Icon name="edit" size={15} />
-                    </button>
-                    <button type="button" className="icon-button icon-button--small" aria-label={`Delete ${label}`} onClick={() => setDeleting(conversation)}>
-                      <Icon name="trash" size={15} />
-                    </button>
+                    />
+                    <IconButton small icon="trash" iconSize={15} label={`Delete ${label}`} onClick={() => setDeleting(conversation)} />
                   </span>
                 </li>
               );
@@ -91,10 +93,11 @@ export function ConversationList({ onNavigate }: ConversationListProps) {
             setRenaming(null);
           }}
         >
-          <label className="field">
-            <span>Title</span>
-            <input value={title} onChange={(event) => setTitle(event.target.value)} maxLength={200} required autoFocus />
-          </label>
+          <Field label="Title">
+            {(control) => (
+              <input {...control} value={title} onChange={(event) => setTitle(event.target.value)} maxLength={200} required autoFocus />
+            )}
+          </Field>
           <div className="form__actions">
             <button type="button" className="button button--secondary" onClick={() => setRenaming(null)}>
               Cancel
@@ -107,9 +110,7 @@ export function ConversationList({ onNavigate }: ConversationListProps) {
       </Dialog>
 
       <Dialog open={!!deleting} title="Delete conversation?" onClose={() => setDeleting(null)}>
-        <p>
-          “{deleting?.conversation_title || UNTITLED}” and all its messages will be deleted. This cannot be undone.
-        </p>
+        <p>“{deleting?.conversation_title || UNTITLED}” and all its messages will be deleted. This cannot be undone.</p>
         <div className="form__actions">
           <button type="button" className="button button--secondary" onClick={() => setDeleting(null)}>
             Cancel

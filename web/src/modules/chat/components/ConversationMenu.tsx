@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Icon } from '../../../ui/Icon';
+import { listen } from '../../common/utils/listen';
 
 type ConversationMenuProps = { chatId: string };
 
@@ -23,12 +24,7 @@ export function ConversationMenu({ chatId }: ConversationMenuProps) {
       setOpen(false);
       button.current?.focus();
     };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
+    return listen(document, { pointerdown: onPointer, keydown: onKey });
   }, [open]);
   return (
     <div
@@ -38,7 +34,16 @@ export function ConversationMenu({ chatId }: ConversationMenuProps) {
         if (open && !root.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
       }}
     >
-      <button ref={button} type="button" className="icon-button" aria-label="Conversation options" title="More" aria-expanded={open} aria-controls={menuId} onClick={() => setOpen((v) => !v)}>
+      <button
+        ref={button}
+        type="button"
+        className="icon-button"
+        aria-label="Conversation options"
+        title="More"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((v) => !v)}
+      >
         <Icon name="more" />
       </button>
       <ul className="menu__popup" id={menuId} hidden={!open}>

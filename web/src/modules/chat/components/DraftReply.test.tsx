@@ -1,13 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { replyDraft } from '../../../test/builders';
 import type { ReplyDraft } from '../state/replyStore';
 import { DraftReply } from './DraftReply';
 
-const draft = (patch: Partial<ReplyDraft>): ReplyDraft => ({
-  chatId: 'c1', previousMessageId: null, pendingUserText: 'Draw', pendingFiles: [], regenerateOf: null, userMessage: null, assistantMessage: null,
-  text: 'Here it comes.', reasoning: '', rewrittenQuery: null, serverPhase: null, partialImages: [null, null, null], images: [], error: null, streaming: true, stopping: false, ...patch,
-});
+const draft = replyDraft;
 const show = (value: ReplyDraft) =>
   render(
     <QueryClientProvider client={new QueryClient()}>
@@ -25,7 +23,9 @@ describe('a generated image while the reply streams (section 3: 3 partial slots)
     show(draft({ partialImages: ['data:image/png;base64,AA', 'data:image/png;base64,BB', null] }));
     const slots = screen.getByRole('list', { name: 'Image being generated' });
     expect(within(slots).getAllByRole('listitem')).toHaveLength(3);
-    expect(within(slots).getByRole('img', { name: 'Preview 2 of the image being generated' }).getAttribute('src')).toBe('data:image/png;base64,BB');
+    expect(within(slots).getByRole('img', { name: 'Preview 2 of the image being generated' }).getAttribute('src')).toBe(
+      'data:image/png;base64,BB',
+    );
     expect(within(slots).getByRole('status').textContent).toBe('Preview 3 on its way');
   });
 

@@ -1,5 +1,5 @@
-import { useEffectiveFlag } from '../../insider/state/insiderStore';
-import { Markdown } from '../../markdown/components/Markdown';
+import { useEffectiveFlags } from '../../insider/hooks/insiderQueries';
+import { LazyMarkdown } from '../../markdown/components/LazyMarkdown';
 import { useModelPhase, type ModelPhase } from '../hooks/useModelPhase';
 import type { ReplyDraft } from '../state/replyStore';
 import { Attachments } from '../../files/components/Attachments';
@@ -15,7 +15,7 @@ const ORDER: ModelPhase[] = ['idle', 'personalizing', 'searching', 'thinking'];
 export function DraftReply({ draft, onRetry }: DraftReplyProps) {
   const waiting = draft.streaming && !draft.text;
   const timed = useModelPhase(waiting);
-  const showRewritten = useEffectiveFlag('show_rewritten_user_message');
+  const showRewritten = useEffectiveFlags().show_rewritten_user_message;
   // The server's phase wins when it is further along than the timer.
   const server = draft.serverPhase ?? 'idle';
   const phase = waiting ? (ORDER.indexOf(server) > ORDER.indexOf(timed) ? server : timed) : 'idle';
@@ -27,7 +27,7 @@ export function DraftReply({ draft, onRetry }: DraftReplyProps) {
       {showRewritten && draft.rewrittenQuery && <p className="rewritten">Searched for: “{draft.rewrittenQuery}”</p>}
       {draft.text && (
         <div className="message__body">
-          <Markdown text={draft.text} streaming={draft.streaming} />
+          <LazyMarkdown text={draft.text} streaming={draft.streaming} />
           {draft.streaming && <span className="caret" aria-hidden="true" />}
         </div>
       )}
@@ -35,7 +35,11 @@ export function DraftReply({ draft, onRetry }: DraftReplyProps) {
         <ul className="image-slots" aria-label="Image being generated">
           {draft.partialImages.map((src, index) => (
             <li key={index} className="image-slot" data-filled={!!src || undefined}>
-              {src ? <img src={src} alt={`Preview ${index + 1} of the image being generated`} /> : draft.streaming ? <Spinner label={`Preview ${index + 1} on its way`} /> : null}
+              {src ? (
+                <img src={src} alt={`Preview ${index + 1} of the image being generated`} />
+              ) : draft.streaming ? (
+                <Spinner label={`Preview ${index + 1} on its way`} />
+              ) : null}
             </li>
           ))}
         </ul>

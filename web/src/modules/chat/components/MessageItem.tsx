@@ -2,12 +2,15 @@ import { useRef, useState, type ReactNode } from 'react';
 import { toLightHtml } from '../../../ui/clipboard';
 import { CopyButton } from '../../../ui/CopyButton';
 import { Dialog } from '../../../ui/Dialog';
+import { Field } from '../../../ui/Field';
 import { Icon } from '../../../ui/Icon';
 import { Attachments } from '../../files/components/Attachments';
-import { useEffectiveFlag } from '../../insider/state/insiderStore';
-import { Markdown } from '../../markdown/components/Markdown';
+import { useEffectiveFlags } from '../../insider/hooks/insiderQueries';
+import { LazyMarkdown } from '../../markdown/components/LazyMarkdown';
 import type { DisplayMessage } from '../utils/history';
 import { BranchSwitcher } from './BranchSwitcher';
+import { IconButton } from '../../../ui/IconButton';
+import { ReadAloudButton } from '../../voice/components/ReadAloudButton';
 
 type Branch = { index: number; count: number; onSwitch: (index: number) => void };
 
@@ -43,27 +46,47 @@ export function Reasoning({ text, open }: { text: string; open?: boolean }) {
 /** A discreet line saying the built-in offline model answered (no AI provider configured). */
 export function OfflineNote() {
   return (
-    <span className="badge badge--muted" title="This reply comes from the built-in offline model: no AI provider is configured on this server.">
+    <span
+      className="badge badge--muted"
+      title="This reply comes from the built-in offline model: no AI provider is configured on this server."
+    >
       <Icon name="info" size={13} /> Offline model
     </span>
   );
 }
 
-export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFeedback, readOnly, shareId, highlighted, linked }: MessageItemProps) {
+export function MessageItem({
+  message,
+  branch,
+  busy,
+  onEdit,
+  onRegenerate,
+  onFeedback,
+  readOnly,
+  shareId,
+  highlighted,
+  linked,
+}: MessageItemProps) {
   const body = useRef<HTMLDivElement>(null);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(message.text);
   const [askWhy, setAskWhy] = useState(false);
   const [why, setWhy] = useState('');
-  const verboseDislike = useEffectiveFlag('dislike_button_verbose_feedback');
-  const showRewritten = useEffectiveFlag('show_rewritten_user_message');
-  const showModel = useEffectiveFlag('show_auto_model_selection');
+  const flags = useEffectiveFlags();
+  const verboseDislike = flags.dislike_button_verbose_feedback;
+  const showRewritten = flags.show_rewritten_user_message;
+  const showModel = flags.show_auto_model_selection;
   const metadata = message.metadata ?? {};
   const html = () => (body.current ? toLightHtml(body.current) : undefined);
 
   if (message.isUser) {
     return (
-      <article className={`message message--user${highlighted ? ' message--highlight' : ''}`} id={messageElementId(message.id)} tabIndex={linked ? -1 : undefined} aria-label="You said">
+      <article
+        className={`message message--user${highlighted ? ' message--highlight' : ''}`}
+        id={messageElementId(message.id)}
+        tabIndex={linked ? -1 : undefined}
+        aria-label="You said"
+      >
         <Attachments files={message.files} shareId={shareId} label="Your attachments" />
         {editing ? (
           <form
@@ -99,19 +122,18 @@ export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFee
             {branch && <BranchSwitcher {...branch} disabled={busy} />}
             <CopyButton text={message.text} label="Copy message" className="icon-button icon-button--small" />
             {!readOnly && onEdit && (
-              <button
-                type="button"
-                className="icon-button icon-button--small"
-                aria-label="Edit message"
+              <IconButton
+                small
+                icon="edit"
+                iconSize={15}
+                label="Edit message"
                 title="Edit"
                 disabled={busy}
                 onClick={() => {
                   setDraft(message.text);
                   setEditing(true);
                 }}
-              >
-                <Icon name="edit" size={15} />
-              </button>
+              />
             )}
           </div>
         )}
@@ -150,7 +172,7 @@ export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFee
       <Reasoning text={typeof metadata.reasoning === 'string' ? metadata.reasoning : ''} />
       {showRewritten && metadata.rewritten_query && <p className="rewritten">Searched for: “{metadata.rewritten_query}”</p>}
       <div className="message__body" ref={body}>
-        <Markdown text={message.text} />
+        <LazyMarkdown text={message.text} />
       </div>
       <Attachments files={message.files} shareId={shareId} label="Images and files of the reply" />
       {metadata.incomplete && (
@@ -166,14 +188,22 @@ export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFee
       <div className="message__actions">
         {branch && <BranchSwitcher {...branch} disabled={busy} />}
         <CopyButton text={message.text} html={html} label="Copy reply" className="icon-button icon-button--small" />
+        {!readOnly && !shareId && <ReadAloudButton messageId={message.id} chatId={message.chat_id} text={message.text} />}
         {!readOnly && onFeedback && feedbackButton('like', 'Good reply')}
         {!readOnly && onFeedback && feedbackButton('dislike', 'Bad reply')}
         {!readOnly && onRegenerate && (
-          <button type="button" className="icon-button icon-button--small" aria-label="Regenerate reply" title="Regenerate" disabled={busy} onClick={onRegenerate}>
-            <Icon name="refresh" size={15} />
-          </button>
+          <IconButton
+            small
+            icon="refresh"
+            iconSize={15}
+            label="Regenerate reply"
+            title="Regenerate"
+            disabled={busy}
+            onClick={onRegenerate}
+          />
         )}
-        {metadata.provider === 'offline' && <OfflineNote />}
+        {/* The provider says so (replies stored before it did are known by their provider's id). */}
+        {(metadata.offline ?? metadata.provider === 'offline') && <OfflineNote />}
         {showModel && metadata.model && (
           <span className="badge badge--muted" title={metadata.auto_selected ? 'Chosen automatically' : 'Configured model'}>
             {metadata.model}
@@ -190,10 +220,9 @@ export function MessageItem({ message, branch, busy, onEdit, onRegenerate, onFee
             onFeedback?.('dislike', why.trim() || null);
           }}
         >
-          <label className="field">
-            <span>Your feedback (optional)</span>
-            <textarea value={why} onChange={(event) => setWhy(event.target.value)} rows={4} maxLength={2000} />
-          </label>
+          <Field label="Your feedback (optional)">
+            {(control) => <textarea {...control} value={why} onChange={(event) => setWhy(event.target.value)} rows={4} maxLength={2000} />}
+          </Field>
           <div className="form__actions">
             <button type="button" className="button button--secondary" onClick={() => setAskWhy(false)}>
               Cancel

@@ -9,12 +9,17 @@ export const messagesKey = (chatId: string) => ['messages', chatId] as const;
 const newestFirst = (a: Conversation, b: Conversation) =>
   (b.last_message_timestamp ?? b.created_at ?? '').localeCompare(a.last_message_timestamp ?? a.created_at ?? '');
 
+/**
+ * The conversation list. Another tab (or the phone) may have changed it: it is fetched again each
+ * time the window comes back into focus, fresh or not, and after every reply (replyStore).
+ */
 export function useConversations() {
   const status = useAuthStatus();
   return useQuery({
     queryKey: conversationsKey,
     queryFn: async () => (await fetchConversations()).slice().sort(newestFirst),
     enabled: status === 'anonymous' || status === 'registered',
+    refetchOnWindowFocus: 'always',
   });
 }
 
@@ -32,7 +37,10 @@ export function patchConversation(client: QueryClient, chatId: string, patch: Pa
 }
 
 export function addConversation(client: QueryClient, conversation: Conversation): void {
-  client.setQueryData<Conversation[]>(conversationsKey, (list) => [conversation, ...(list ?? []).filter((c) => c.chat_id !== conversation.chat_id)]);
+  client.setQueryData<Conversation[]>(conversationsKey, (list) => [
+    conversation,
+    ...(list ?? []).filter((c) => c.chat_id !== conversation.chat_id),
+  ]);
 }
 
 export function addMessages(client: QueryClient, chatId: string, messages: Message[]): void {
@@ -89,7 +97,9 @@ export function useFeedback(chatId: string) {
       setFeedback(messageId, feedback, verbose),
     onMutate: ({ messageId, feedback }) => {
       const before = client.getQueryData<Message[]>(messagesKey(chatId));
-      client.setQueryData<Message[]>(messagesKey(chatId), (list) => list?.map((m) => (m.message_id === messageId ? { ...m, feedback } : m)));
+      client.setQueryData<Message[]>(messagesKey(chatId), (list) =>
+        list?.map((m) => (m.message_id === messageId ? { ...m, feedback } : m)),
+      );
       return { before };
     },
     onError: (error, _vars, context) => {

@@ -1,11 +1,13 @@
 import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { chatMessage } from '../../../test/builders';
 import { registeredUser } from '../../../test/fetchMock';
 import { authStore } from '../../auth/state/authStore';
 import { conversationsKey, messagesKey } from '../hooks/chatQueries';
-import { replyStore, sendMessage } from './replyStore';
+import { dismissDraft, replyStore, sendMessage, TITLE_REFETCH_DELAYS_MS } from './replyStore';
 
-const message = (id: string, sender: string, previous: string | null, content = '') => ({ message_id: id, chat_id: 'c1', content, sender, author_user_id: null, expert_id: null, expert_name: null, feedback: null, hidden: false, previous_message_id: previous, metadata: { provider: 'offline' }, created_at: '2025-01-01T00:00:00Z' });
+const message = (id: string, sender: string, previous: string | null, content = '') =>
+  chatMessage(id, { sender, previous_message_id: previous, content, metadata: { provider: 'offline' } });
 
 function sse(events: [string, unknown][]): Response {
   const encoder = new TextEncoder();
@@ -29,7 +31,16 @@ describe('the reply stream', () => {
     const frames: FrameRequestCallback[] = [];
     vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
     const client = new QueryClient();
-    client.setQueryData(conversationsKey, [{ chat_id: 'c1', conversation_title: null, last_message_timestamp: null, last_active_message_id: null, is_commercial: false, created_at: '' }]);
+    client.setQueryData(conversationsKey, [
+      {
+        chat_id: 'c1',
+        conversation_title: null,
+        last_message_timestamp: null,
+        last_active_message_id: null,
+        is_commercial: false,
+        created_at: '',
+      },
+    ]);
     const sets = vi.spyOn(replyStore, 'set');
     vi.stubGlobal(
       'fetch',
@@ -56,8 +67,92 @@ describe('the reply stream', () => {
   });
 
   it('keeps the draft with the error when the call fails before streaming', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ detail: "You have reached today's limit of 50 messages for guests. Sign in to keep chatting." }), { status: 429 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ detail: "You have reached today's limit of 50 messages for guests. Sign in to keep chatting." }), {
+            status: 429,
+          }),
+      ),
+    );
     await sendMessage(new QueryClient(), 'c1', 'Hi', null);
-    expect(replyStore.get().draft).toMatchObject({ streaming: false, error: "You have reached today's limit of 50 messages for guests. Sign in to keep chatting." });
+    expect(replyStore.get().draft).toMatchObject({
+      streaming: false,
+      error: "You have reached today's limit of 50 messages for guests. Sign in to keep chatting.",
+    });
+  });
+
+  describe('the conversation list after a reply (another tab, a new title, the order)', () => {
+    const listed = () => {
+      const client = new QueryClient();
+      client.setQueryData(conversationsKey, []);
+      return client;
+    };
+    const invalidated = (client: QueryClient) => client.getQueryState(conversationsKey)?.isInvalidated;
+    /** The reply stream the server sends to the message. */
+    const answerWith = (reply: () => Response) =>
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async () => reply()),
+      );
+    const HELLO: [string, unknown][] = [
+      ['user_message', message('u1', 'user', null, 'Hi')],
+      ['assistant_message', message('a1', 'assistant', 'u1', 'Hello')],
+      ['done', {}],
+    ];
+
+    it('is fetched again when the reply is done', async () => {
+      const client = listed();
+      answerWith(() => sse(HELLO));
+      expect(invalidated(client)).toBe(false);
+      await sendMessage(client, 'c1', 'Hi', null);
+      expect(invalidated(client)).toBe(true);
+    });
+
+    it('is fetched again when the reply ends with an error', async () => {
+      const client = listed();
+      answerWith(() =>
+        sse([
+          ['user_message', message('u1', 'user', null, 'Hi')],
+          ['error', { detail: 'The model did not answer.' }],
+        ]),
+      );
+      await sendMessage(client, 'c1', 'Hi', null);
+      expect(replyStore.get().draft?.error).toBe('The model did not answer.');
+      expect(invalidated(client)).toBe(true);
+    });
+
+    it('is asked again after 2 s and 8 s while the conversation has no title yet (it is named after done), and not once it has one', async () => {
+      const client = new QueryClient();
+      const listing = (title: string | null) => [
+        { chat_id: 'c1', conversation_title: title, last_message_timestamp: null, last_active_message_id: null, is_commercial: false },
+      ];
+      client.setQueryData(conversationsKey, listing(null));
+      answerWith(() => sse(HELLO));
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      try {
+        await sendMessage(client, 'c1', 'Hi', null);
+        client.setQueryData(conversationsKey, listing(null)); // fetched again at done: still untitled
+        expect(invalidated(client)).toBe(false);
+        vi.advanceTimersByTime(TITLE_REFETCH_DELAYS_MS[0]);
+        expect(invalidated(client)).toBe(true);
+        client.setQueryData(conversationsKey, listing('Greetings')); // the title arrived
+        vi.advanceTimersByTime(TITLE_REFETCH_DELAYS_MS[1]);
+        expect(invalidated(client)).toBe(false);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('is fetched again when the draft was dismissed before the end', async () => {
+      const client = listed();
+      answerWith(() => {
+        dismissDraft();
+        return sse(HELLO);
+      });
+      await sendMessage(client, 'c1', 'Hi', null);
+      expect(invalidated(client)).toBe(true);
+    });
   });
 });

@@ -4,11 +4,14 @@ import type { QueryClient } from '@tanstack/react-query';
 import { logout } from '../../auth/state/authStore';
 import { isAuthenticated, NOT_AUTHENTICATED } from '../../common/api/dataCall';
 import { createStore, useStore } from '../../common/state/createStore';
+import { randomId } from '../../common/utils/ids';
 import { readReplyStream, regenerateUrl, sendInit, sendMessageUrl, stopReply } from '../api/chatApi';
 import { addMessages, conversationsKey, messagesKey, patchConversation } from '../hooks/chatQueries';
 
 /** The reply being streamed into one conversation. */
 export type ReplyDraft = {
+  /** This reply's own id in the client (read-aloud follows one reply by it). */
+  id?: string;
   chatId: string;
   /** The message the new user message follows (null at the start of a conversation). */
   previousMessageId: string | null;
@@ -33,7 +36,8 @@ export type ReplyDraft = {
 
 export const replyStore = createStore<{ draft: ReplyDraft | null }>(() => ({ draft: null }));
 
-export const useReplyDraft = (chatId: string | undefined) => useStore(replyStore, (s) => (s.draft && s.draft.chatId === chatId ? s.draft : null));
+export const useReplyDraft = (chatId: string | undefined) =>
+  useStore(replyStore, (s) => (s.draft && s.draft.chatId === chatId ? s.draft : null));
 export const useIsStreaming = () => useStore(replyStore, (s) => !!s.draft?.streaming);
 
 let controller: AbortController | null = null;
@@ -74,8 +78,15 @@ function update(patch: (draft: ReplyDraft) => Partial<ReplyDraft>): void {
   replyStore.set((s) => (s.draft ? { draft: { ...s.draft, ...patch(s.draft) } } : {}));
 }
 
-function newDraft(chatId: string, previousMessageId: string | null, pendingUserText: string | null, regenerateOf: string | null, pendingFiles: FileReference[] = []): ReplyDraft {
+function newDraft(
+  chatId: string,
+  previousMessageId: string | null,
+  pendingUserText: string | null,
+  regenerateOf: string | null,
+  pendingFiles: FileReference[] = [],
+): ReplyDraft {
   return {
+    id: randomId(),
     chatId,
     previousMessageId,
     pendingUserText,
@@ -142,7 +153,12 @@ async function run(client: QueryClient, chatId: string, url: string, init: Reque
   pending.reasoning = '';
   replyStore.set({ draft });
   try {
-    await readReplyStream(url, { ...init, signal: controller.signal }, (event) => apply(event, client, chatId), () => logout());
+    await readReplyStream(
+      url,
+      { ...init, signal: controller.signal },
+      (event) => apply(event, client, chatId),
+      () => logout(),
+    );
   } catch (error) {
     if ((error as Error)?.name !== 'AbortError') {
       console.error(error);
@@ -156,29 +172,75 @@ async function run(client: QueryClient, chatId: string, url: string, init: Reque
   }
 }
 
-/** After the stream: the stored messages replace the draft once the history has them. */
+/**
+ * After the stream (done, error or cut): the conversation list is fetched again in every case (a
+ * title, an order, another tab's changes), and the stored messages replace the draft once the
+ * history has them.
+ */
 async function finish(client: QueryClient, chatId: string): Promise<void> {
   const draft = replyStore.get().draft;
-  if (!draft || draft.chatId !== chatId) return;
-  if (draft.assistantMessage && !draft.error) {
+  const mine = !!draft && draft.chatId === chatId;
+  if (mine && draft.assistantMessage && !draft.error) {
     replyStore.set({ draft: null });
   }
-  await Promise.all([client.invalidateQueries({ queryKey: messagesKey(chatId) }), client.invalidateQueries({ queryKey: conversationsKey })]);
+  await Promise.all([
+    client.invalidateQueries({ queryKey: messagesKey(chatId) }),
+    client.invalidateQueries({ queryKey: conversationsKey }),
+  ]);
+  askAgainUntilTitled(client, chatId);
   const after = replyStore.get().draft;
   if (!after || after.chatId !== chatId || after.streaming) return;
   // An error after the reply was stored (cut short): the stored message shows it; drop the draft.
   if (after.assistantMessage) replyStore.set({ draft: null });
 }
 
-export function sendMessage(client: QueryClient, chatId: string, content: string, previousMessageId: string | null, files?: FileReference[]): Promise<void> {
+/**
+ * The chat service names a new conversation after its first complete exchange, by a handler of the
+ * exchange event, so the title usually lands just after `done`: while the conversation has none,
+ * the list is asked for again after 2 s and 8 s (the title call's own time limit).
+ */
+export const TITLE_REFETCH_DELAYS_MS = [2_000, 8_000] as const;
+
+function askAgainUntilTitled(client: QueryClient, chatId: string): void {
+  for (const delay of TITLE_REFETCH_DELAYS_MS) {
+    setTimeout(() => {
+      const listed = client.getQueryData<Conversation[]>(conversationsKey)?.find((c) => c.chat_id === chatId);
+      if (listed && !listed.conversation_title) void client.invalidateQueries({ queryKey: conversationsKey });
+    }, delay);
+  }
+}
+
+export function sendMessage(
+  client: QueryClient,
+  chatId: string,
+  content: string,
+  previousMessageId: string | null,
+  files?: FileReference[],
+): Promise<void> {
   const draft = newDraft(chatId, previousMessageId, content, null, files ?? []);
-  return run(client, chatId, sendMessageUrl(chatId), sendInit({ content, previous_message_id: previousMessageId, files: files?.length ? files : undefined }), draft);
+  return run(
+    client,
+    chatId,
+    sendMessageUrl(chatId),
+    sendInit({ content, previous_message_id: previousMessageId, files: files?.length ? files : undefined }),
+    draft,
+  );
 }
 
 /** Answers a user message again, as a new branch. */
-export function regenerateReply(client: QueryClient, chatId: string, userMessage: Message | { message_id: string; previous_message_id: string | null }): Promise<void> {
+export function regenerateReply(
+  client: QueryClient,
+  chatId: string,
+  userMessage: Message | { message_id: string; previous_message_id: string | null },
+): Promise<void> {
   const draft = newDraft(chatId, userMessage.previous_message_id, null, userMessage.message_id);
-  return run(client, chatId, regenerateUrl(userMessage.message_id), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, draft);
+  return run(
+    client,
+    chatId,
+    regenerateUrl(userMessage.message_id),
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+    draft,
+  );
 }
 
 /** Stop: the server keeps what came so far and ends the stream; the connection is cut if it does not. */

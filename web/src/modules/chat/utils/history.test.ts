@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import { chatMessage } from '../../../test/builders';
 import { activeHistory, latestLeafFrom, siblingsOf, toDisplayMessage, type DisplayMessage } from './history';
 import { createSseParser } from './sse';
 
 let clock = 0;
 const msg = (id: string, previous: string | null, sender = 'user'): DisplayMessage =>
-  toDisplayMessage({ message_id: id, chat_id: 'c', content: id, sender, author_user_id: null, expert_id: null, expert_name: null, feedback: null, hidden: false, previous_message_id: previous, metadata: {}, created_at: new Date(2025, 0, 1, 0, 0, clock++).toISOString() });
+  toDisplayMessage(
+    chatMessage(id, { chat_id: 'c', sender, previous_message_id: previous, created_at: new Date(2025, 0, 1, 0, 0, clock++).toISOString() }),
+  );
 
 // u1 → a1 → u2 → a2 ; u1 → a1b (regenerated) ; u2b (edit of u2) → a2b
-const all = [msg('u1', null), msg('a1', 'u1', 'assistant'), msg('u2', 'a1'), msg('a2', 'u2', 'assistant'), msg('a1b', 'u1', 'assistant'), msg('u2b', 'a1'), msg('a2b', 'u2b', 'assistant')];
+const all = [
+  msg('u1', null),
+  msg('a1', 'u1', 'assistant'),
+  msg('u2', 'a1'),
+  msg('a2', 'u2', 'assistant'),
+  msg('a1b', 'u1', 'assistant'),
+  msg('u2b', 'a1'),
+  msg('a2b', 'u2b', 'assistant'),
+];
 
 describe('active history and branches (section 3)', () => {
   it('walks back from the last active message', () => {
@@ -38,7 +49,13 @@ describe('text/event-stream parsing', () => {
   it('reads events split anywhere, with CRLF, comments and multi-line data', () => {
     const seen: { event: string; data: string }[] = [];
     const parser = createSseParser((m) => seen.push(m));
-    const stream = ': keep-alive\r\n\r\nevent: text\r\ndata: {"delta":"Hel"}\r\n\r\nevent: text\ndata: {"delta":"lo"}\n\nevent: error\ndata: line one\ndata: line two\n\nevent: done\ndata: {}\n\n';
+    const stream = [
+      ': keep-alive\r\n\r\n',
+      'event: text\r\ndata: {"delta":"Hel"}\r\n\r\n',
+      'event: text\ndata: {"delta":"lo"}\n\n',
+      'event: error\ndata: line one\ndata: line two\n\n',
+      'event: done\ndata: {}\n\n',
+    ].join('');
     for (let i = 0; i < stream.length; i += 3) parser.push(stream.slice(i, i + 3));
     parser.end();
     expect(seen).toEqual([

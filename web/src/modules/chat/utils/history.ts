@@ -18,6 +18,19 @@ export type DisplayMessage = {
   metadata: Message['metadata'];
 };
 
+type MessageBasics = Pick<Message, 'message_id' | 'chat_id' | 'content' | 'sender' | 'previous_message_id' | 'created_at'>;
+
+/** A message with no author, expert, feedback or metadata unless given (the user's text before the server stores it). */
+export const bareMessage = (basics: MessageBasics & Partial<Message>): Message => ({
+  author_user_id: null,
+  expert_id: null,
+  expert_name: null,
+  feedback: null,
+  hidden: false,
+  metadata: {},
+  ...basics,
+});
+
 export function toDisplayMessage(message: Message): DisplayMessage {
   return {
     id: String(message.message_id),
@@ -42,7 +55,12 @@ const byCreated = (a: { created_at: string }, b: { created_at: string }) => a.cr
 /** The newest message with no child: where the latest branch ends. */
 function newestLeaf(messages: DisplayMessage[]): DisplayMessage | undefined {
   const parents = new Set(messages.map((m) => m.previous_message_id).filter(Boolean));
-  return messages.filter((m) => !parents.has(m.id)).sort(byCreated).at(-1) ?? [...messages].sort(byCreated).at(-1);
+  return (
+    messages
+      .filter((m) => !parents.has(m.id))
+      .sort(byCreated)
+      .at(-1) ?? [...messages].sort(byCreated).at(-1)
+  );
 }
 
 /**

@@ -1,4 +1,7 @@
-import { apiErrorOf, apiFetch, type ApiInit } from './http';
+import { apiErrorOf, apiFetch, type ApiInit, type RouteCall } from './http';
+
+/** A call given as a declared route's (routeCall), or as a URL and its request (routes not declared yet). */
+const callOf = <T>(target: string | RouteCall<T>, init: ApiInit = {}) => (typeof target === 'string' ? { url: target, init } : target);
 
 /**
  * The rules every data call follows (spec sections 5 and 8): it needs a logged-in state and an
@@ -25,9 +28,10 @@ async function parse<T>(response: Response): Promise<T> {
  * A read that answers a list (or false): without auth it answers `empty`; on 401 it logs out and
  * answers `empty`; any other failure throws `failure` (or the general detail / API Error text).
  */
-export async function readCall<T>(url: string, empty: T, failure?: string, init: ApiInit = {}): Promise<T> {
+export async function readCall<T>(target: string | RouteCall<T>, empty: T, failure?: string, init: ApiInit = {}): Promise<T> {
   if (!gate.isAuthenticated()) return empty;
-  const response = await apiFetch(url, init);
+  const call = callOf(target, init);
+  const response = await apiFetch(call.url, call.init);
   if (response.status === 401) {
     await gate.onUnauthorized();
     return empty;
@@ -40,9 +44,13 @@ export async function readCall<T>(url: string, empty: T, failure?: string, init:
  * An update or delete: without auth it throws 'Not authenticated'; on 401 it logs out and throws
  * 'Unauthorized'; any other failure throws `failure` (or the general detail / API Error text).
  */
-export async function writeCall<T>(url: string, init: ApiInit, failure?: string): Promise<T> {
+export async function writeCall<T>(call: RouteCall<T>, failure?: string): Promise<T>;
+export async function writeCall<T>(url: string, init: ApiInit, failure?: string): Promise<T>;
+export async function writeCall<T>(target: string | RouteCall<T>, initOrFailure?: ApiInit | string, failure?: string): Promise<T> {
   if (!gate.isAuthenticated()) throw new Error(NOT_AUTHENTICATED);
-  const response = await apiFetch(url, init);
+  const call = typeof target === 'string' ? { url: target, init: initOrFailure as ApiInit } : target;
+  if (typeof target !== 'string') failure = initOrFailure as string | undefined;
+  const response = await apiFetch(call.url, call.init);
   if (response.status === 401) {
     await gate.onUnauthorized();
     throw new Error(UNAUTHORIZED);
@@ -52,9 +60,10 @@ export async function writeCall<T>(url: string, init: ApiInit, failure?: string)
 }
 
 /** Insider and voice calls: skipped (undefined) without a token; 401 logs out. */
-export async function optionalCall<T>(url: string, init: ApiInit = {}): Promise<T | undefined> {
+export async function optionalCall<T>(target: string | RouteCall<T>, init: ApiInit = {}): Promise<T | undefined> {
   if (!gate.isAuthenticated()) return undefined;
-  const response = await apiFetch(url, init);
+  const call = callOf(target, init);
+  const response = await apiFetch(call.url, call.init);
   if (response.status === 401) {
     await gate.onUnauthorized();
     return undefined;

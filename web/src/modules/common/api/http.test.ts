@@ -9,7 +9,12 @@ import { apiFetch, apiJson } from './http';
 describe('request headers (section 7)', () => {
   beforeEach(() => {
     authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: { ...registeredUser, email: `${'x'.repeat(120)}@example.com` } });
+    authStore.set({
+      isLoading: false,
+      isLoggedIn: true,
+      accessToken: 'tok',
+      user: { ...registeredUser, email: `${'x'.repeat(120)}@example.com` },
+    });
   });
 
   it('carries the session id, user id, user label cut at 100 and a fresh request id on same-origin calls', async () => {
@@ -49,7 +54,10 @@ describe('error texts (sections 5 and 8)', () => {
   });
 
   it('uses the detail of the answer, else API Error: {status}', async () => {
-    mockFetch({ 'GET /a': json(409, { detail: 'Confirm your age and your name first.' }), 'GET /b': new Response('oops', { status: 502 }) });
+    mockFetch({
+      'GET /a': json(409, { detail: 'Confirm your age and your name first.' }),
+      'GET /b': new Response('oops', { status: 502 }),
+    });
     await expect(apiJson('/a')).rejects.toThrow('Confirm your age and your name first.');
     await expect(apiJson('/b')).rejects.toThrow('API Error: 502');
   });
@@ -75,7 +83,20 @@ describe('error texts (sections 5 and 8)', () => {
   });
 
   it('drops hidden messages and asks for the conversations by id', async () => {
-    const message = (id: string, hidden: boolean) => ({ message_id: id, chat_id: 'c1', content: id, sender: 'user', author_user_id: null, expert_id: null, expert_name: null, feedback: null, hidden, previous_message_id: null, metadata: {}, created_at: '2025-01-01T00:00:00Z' });
+    const message = (id: string, hidden: boolean) => ({
+      message_id: id,
+      chat_id: 'c1',
+      content: id,
+      sender: 'user',
+      author_user_id: null,
+      expert_id: null,
+      expert_name: null,
+      feedback: null,
+      hidden,
+      previous_message_id: null,
+      metadata: {},
+      created_at: '2025-01-01T00:00:00Z',
+    });
     const api = mockFetch({ 'GET /api/v1/messages/all_user_messages': json(200, [message('m1', false), message('m2', true)]) });
     const messages = await fetchMessages(['c1', 'c2']);
     expect(messages.map((m) => m.message_id)).toEqual(['m1']);

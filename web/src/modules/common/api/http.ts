@@ -1,4 +1,5 @@
 import { HEADERS, PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
+import { routeUrl, type RouteInput, type RouteResponse, type RouteTarget } from '@app/contracts/gateway/route';
 import { randomId } from '../utils/ids';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../utils/storage';
 
@@ -64,7 +65,8 @@ export async function apiFetch(url: string, init: ApiInit = {}): Promise<Respons
     headers.set(HEADERS.requestId, randomId());
     if (bearer && who.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${who.accessToken}`);
   }
-  if (request.body !== undefined && typeof request.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  if (request.body !== undefined && typeof request.body === 'string' && !headers.has('content-type'))
+    headers.set('content-type', 'application/json');
   for (const [name, value] of Object.entries(extraHeaders ?? {})) headers.set(name, value);
   const response = await fetch(url, { credentials: 'same-origin', ...request, headers });
   if (sameOrigin) {
@@ -87,8 +89,9 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
 }
 
 /** A JSON call: the parsed body, or an ApiError. */
-export async function apiJson<T>(url: string, init: ApiInit = {}): Promise<T> {
-  const response = await apiFetch(url, init);
+export async function apiJson<T>(target: string | RouteCall<T>, init: ApiInit = {}): Promise<T> {
+  const call = typeof target === 'string' ? { url: target, init } : target;
+  const response = await apiFetch(call.url, call.init);
   if (!response.ok) throw await apiErrorOf(response);
   if (response.status === 204) return undefined as T;
   const text = await response.text();
@@ -98,3 +101,23 @@ export async function apiJson<T>(url: string, init: ApiInit = {}): Promise<T> {
 export function jsonBody(body: unknown): Pick<RequestInit, 'body' | 'headers'> {
   return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
 }
+
+/** One call of a declared route: its URL and request; `T` is the type of its answer. */
+export type RouteCall<T> = { readonly url: string; readonly init: ApiInit; readonly answer?: T };
+
+/**
+ * A call of a route declared in the contracts (`API.memory.update`): the URL from its path
+ * (parameters encoded) and query, its method, and for POST, PUT and PATCH a JSON body (the given
+ * one, else `{}`) unless `init` brings its own (a file upload). The answer is typed from the
+ * route's response schema; it is not parsed (the server checked it).
+ */
+export function routeCall<R extends RouteTarget>(route: R, input: RouteInput<R>, init: ApiInit = {}): RouteCall<RouteResponse<R>> {
+  const { params, query, body } = input as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
+  const json = route.method !== 'GET' && route.method !== 'DELETE' && init.body === undefined ? jsonBody(body ?? {}) : {};
+  const headers = { ...(json.headers as Record<string, string> | undefined), ...(init.headers as Record<string, string> | undefined) };
+  return { url: routeUrl(route.path, params, query), init: { method: route.method, ...json, ...init, headers } };
+}
+
+/** Calls a declared route: its typed answer, or an ApiError (`detail`, else `API Error: {status}`). */
+export const apiCall = <R extends RouteTarget>(route: R, input: RouteInput<R>, init: ApiInit = {}): Promise<RouteResponse<R>> =>
+  apiJson(routeCall(route, input, init));

@@ -1,14 +1,12 @@
 import { PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
+import { API } from '@app/contracts/gateway';
 import type { FileReference } from '@app/contracts/chat';
 import type { FileUploadResult, PresignedFile } from '@app/contracts/files';
 import { isAuthenticated, readCall, writeCall } from '../../common/api/dataCall';
-import { ApiError } from '../../common/api/http';
+import { ApiError, routeCall } from '../../common/api/http';
 
-/**
- * The types the files service stores (ALLOWED_FILE_TYPES of the files contract, repeated here so
- * the chat's first load does not carry the contract's schemas); the server decides by the bytes.
- */
-export const ACCEPTED_FILE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain', 'text/markdown', 'text/csv'] as const;
+/** The types the files service stores (the contracts' list, from a module without schemas); the server decides by the bytes. */
+export { ALLOWED_FILE_TYPES as ACCEPTED_FILE_TYPES } from '@app/contracts/common/constants';
 /** At most this many files on one message (SendMessageBodySchema). */
 export const MAX_ATTACHMENTS = 10;
 
@@ -27,7 +25,7 @@ export async function uploadFile(file: File, signal?: AbortSignal): Promise<File
   const form = new FormData();
   form.append('file', file, file.name);
   try {
-    return await writeCall<FileUploadResult>('/api/v1/files/', { method: 'POST', body: form, signal });
+    return await writeCall(routeCall(API.files.upload, {}, { body: form, signal }));
   } catch (error) {
     if (error instanceof ApiError && error.message === `API Error: ${error.status}`) {
       if (error.status === 413) throw new ApiError('This file is too large to attach.', 413);
@@ -44,12 +42,16 @@ export type PresignOptions = { shareId?: string | null; previewResolution?: numb
  * share_id on a shared page. Null without a login or after a 401 (which logs out); any other
  * failure throws 'Failed to get presigned URL for file {id}'.
  */
-export function fetchPresignedFile(file: FileReference, { shareId, previewResolution = PRODUCT_CONSTANTS.previewResolutionDefault }: PresignOptions = {}): Promise<PresignedFile | null> {
-  const query = new URLSearchParams();
-  if (isImage(file.mime_type)) query.set('preview_resolution', String(previewResolution));
-  if (shareId) query.set('share_id', shareId);
-  const search = query.toString() ? `?${query}` : '';
-  return readCall<PresignedFile | null>(`/api/v1/files/presigned/${encodeURIComponent(file.object_store_object_id)}${search}`, null, presignFailure(file.object_store_object_id));
+export function fetchPresignedFile(
+  file: FileReference,
+  { shareId, previewResolution = PRODUCT_CONSTANTS.previewResolutionDefault }: PresignOptions = {},
+): Promise<PresignedFile | null> {
+  const query = { preview_resolution: isImage(file.mime_type) ? previewResolution : undefined, share_id: shareId || undefined };
+  return readCall<PresignedFile | null>(
+    routeCall(API.files.presigned, { params: { object_store_object_id: file.object_store_object_id }, query }),
+    null,
+    presignFailure(file.object_store_object_id),
+  );
 }
 
 /**

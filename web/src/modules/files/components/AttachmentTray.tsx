@@ -6,7 +6,8 @@ import type { AttachmentDraft } from '../state/attachmentDraft';
 
 type AttachmentTrayProps = { draft: AttachmentDraft };
 
-const sizeOf = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+const sizeOf = (bytes: number) =>
+  bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The files attached to the message being written: a preview each, a spinner while uploading, a remove button. */
 export function AttachmentTray({ draft }: AttachmentTrayProps) {
@@ -37,7 +38,12 @@ export function AttachmentTray({ draft }: AttachmentTrayProps) {
                   <span className="tray__meta">{item.status === 'uploading' ? 'Uploading…' : sizeOf(item.size)}</span>
                 )}
               </div>
-              <button type="button" className="icon-button icon-button--small tray__remove" aria-label={`Remove ${item.name}`} title="Remove" onClick={() => {
+              <button
+                type="button"
+                className="icon-button icon-button--small tray__remove"
+                aria-label={`Remove ${item.name}`}
+                title="Remove"
+                onClick={() => {
                   draft.remove(item.key);
                   document.getElementById('composer-input')?.focus();
                 }}

@@ -36,9 +36,14 @@ function AttachmentList({ files, shareId, label = 'Attachments' }: AttachmentsPr
   return (
     <ul className="attachments" aria-label={label}>
       {query.isSuccess
-        ? views.map((view, index) => <AttachmentLink key={view.object_store_object_id} view={view} onOpen={(event) => void open(event, index)} />)
+        ? views.map((view, index) => (
+            <AttachmentLink key={view.object_store_object_id} view={view} onOpen={(event) => void open(event, index)} />
+          ))
         : files.map((file) => (
-            <li key={file.object_store_object_id} className={`attachment ${isImage(file.mime_type) ? 'attachment--image' : 'attachment--file'} attachment--loading`}>
+            <li
+              key={file.object_store_object_id}
+              className={`attachment ${isImage(file.mime_type) ? 'attachment--image' : 'attachment--file'} attachment--loading`}
+            >
               <Spinner label="Loading attachment" />
             </li>
           ))}

@@ -45,7 +45,11 @@ const defaultRelease = (url: string) => {
 };
 
 /** The attachments of one composer: each file uploads as soon as it is added. */
-export function createAttachmentDraft({ upload = uploadFile, previewOf = defaultPreview, release = defaultRelease }: Deps = {}): AttachmentDraft {
+export function createAttachmentDraft({
+  upload = uploadFile,
+  previewOf = defaultPreview,
+  release = defaultRelease,
+}: Deps = {}): AttachmentDraft {
   const store = createStore<AttachmentDraftState>(() => ({ items: [], notice: null }));
   const controllers = new Map<string, AbortController>();
   const patch = (key: string, change: Partial<DraftAttachment>) =>

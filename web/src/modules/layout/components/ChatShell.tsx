@@ -1,11 +1,17 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { useAuthStatus } from '../../auth/state/authStore';
+import { listen } from '../../common/utils/listen';
 import { applySidebarRule, isWideViewport, setSidebarOpen, sidebarStore, useSidebarOpen } from '../state/sidebarStore';
 import { Sidebar } from './Sidebar';
 
+type ChatShellProps = {
+  /** The sidebar's content for a logged-in user (the conversation list). */
+  sidebar: ReactNode;
+};
+
 /** The shell: sidebar, and the page (header and view) beside it. */
-export function ChatShell() {
+export function ChatShell({ sidebar }: ChatShellProps) {
   const status = useAuthStatus();
   const open = useSidebarOpen();
   const loggedIn = status === 'anonymous' || status === 'registered';
@@ -24,16 +30,11 @@ export function ChatShell() {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && !isWideViewport() && sidebarStore.get().sidebarOpen) setSidebarOpen(false);
     };
-    window.addEventListener('resize', onResize);
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('resize', onResize);
-      window.removeEventListener('keydown', onKey);
-    };
+    return listen(window, { resize: onResize, keydown: onKey });
   }, [loggedIn]);
   return (
     <div className="shell" data-sidebar-open={open}>
-      <Sidebar />
+      <Sidebar>{sidebar}</Sidebar>
       <div className="shell__main">
         <Outlet />
       </div>

@@ -14,7 +14,14 @@ export function Header({ title, actions }: HeaderProps) {
   const showDot = status === 'anonymous' && !firstTimeDotHidden();
   return (
     <header className="header">
-      <button type="button" className="icon-button" aria-label={open ? 'Hide sidebar' : 'Show sidebar'} aria-expanded={open} aria-controls="sidebar" onClick={toggleSidebar}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={open ? 'Hide sidebar' : 'Show sidebar'}
+        aria-expanded={open}
+        aria-controls="sidebar"
+        onClick={toggleSidebar}
+      >
         <Icon name="menu" />
       </button>
       <div className="header__title">{title}</div>

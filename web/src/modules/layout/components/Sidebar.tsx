@@ -1,20 +1,21 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { requestLogout, useAuth, useAuthStatus } from '../../auth/state/authStore';
-import { ConversationList } from '../../chat/components/ConversationList';
 import { Icon } from '../../../ui/Icon';
-import { isWideViewport, setSidebarOpen, useSidebarOpen } from '../state/sidebarStore';
+import { closeSidebarOnNarrow, setSidebarOpen, useSidebarOpen } from '../state/sidebarStore';
 
-/** The 300 px sidebar: new chat, the conversation list, the account corner. */
-export function Sidebar() {
+type SidebarProps = {
+  /** What a logged-in user finds under "New chat" (the app puts the conversation list there). */
+  children: ReactNode;
+};
+
+/** The 300 px sidebar: new chat, the conversations, the account corner. */
+export function Sidebar({ children }: SidebarProps) {
   const open = useSidebarOpen();
   const status = useAuthStatus();
   const user = useAuth((s) => s.user);
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
-  const closeOnNarrow = () => {
-    if (!isWideViewport()) setSidebarOpen(false);
-  };
   const loggedIn = status === 'anonymous' || status === 'registered';
   const who = user?.is_anon ? 'Guest' : (user?.name ?? user?.email ?? user?.phone_number ?? 'Account');
   return (
@@ -22,7 +23,7 @@ export function Sidebar() {
       <div className="sidebar-scrim" hidden={!open} onClick={() => setSidebarOpen(false)} aria-hidden="true" />
       <nav id="sidebar" className="sidebar" data-open={open} aria-label="Conversations" hidden={!open}>
         <div className="sidebar__top">
-          <Link to="/chat" className="brand" onClick={closeOnNarrow}>
+          <Link to="/chat" className="brand" onClick={closeSidebarOnNarrow}>
             <img src="/favicon.svg" alt="" width={24} height={24} />
             <span>Assistant</span>
           </Link>
@@ -35,13 +36,13 @@ export function Sidebar() {
           className="button button--primary new-chat"
           onClick={() => {
             navigate('/chat');
-            closeOnNarrow();
+            closeSidebarOnNarrow();
           }}
         >
           <Icon name="plus" /> New chat
         </button>
         {loggedIn ? (
-          <ConversationList onNavigate={closeOnNarrow} />
+          children
         ) : (
           <div className="sidebar__empty">
             <p>Sign in to keep your conversations.</p>
@@ -62,7 +63,7 @@ export function Sidebar() {
             </div>
           )}
           <div className="sidebar__links">
-            <Link to="/settings" className="sidebar__link" onClick={closeOnNarrow}>
+            <Link to="/settings" className="sidebar__link" onClick={closeSidebarOnNarrow}>
               <Icon name="settings" size={16} /> Settings
             </Link>
             {status === 'registered' && (
@@ -81,7 +82,7 @@ export function Sidebar() {
               </button>
             )}
             {status === 'anonymous' && (
-              <Link to="/login" className="sidebar__link" onClick={closeOnNarrow}>
+              <Link to="/login" className="sidebar__link" onClick={closeSidebarOnNarrow}>
                 <Icon name="login" size={16} /> Sign in
               </Link>
             )}

@@ -40,4 +40,9 @@ export function setSidebarOpen(open: boolean): void {
   sidebarStore.set({ sidebarOpen: open });
 }
 
+/** After a choice in the sidebar: on a narrow screen it gets out of the way. */
+export function closeSidebarOnNarrow(): void {
+  if (!isWideViewport()) setSidebarOpen(false);
+}
+
 export const useSidebarOpen = () => useStore(sidebarStore, (s) => s.sidebarOpen);

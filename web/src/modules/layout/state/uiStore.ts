@@ -18,7 +18,7 @@ export const uiStore = createStore<UiState>(() => ({
   currentChatId: null,
 }));
 
-export const useUi = <T,>(selector: (state: UiState) => T) => useStore(uiStore, selector);
+export const useUi = <T>(selector: (state: UiState) => T) => useStore(uiStore, selector);
 
 /** The current chat id is cleared when the path is not under /chat/ or /share/. */
 export function keepsCurrentChat(pathname: string): boolean {

@@ -4,7 +4,20 @@ import { Markdown } from './Markdown';
 
 describe('markdown rendering', () => {
   it('renders tables, lists and code blocks with a copy button; links open in a new tab', () => {
-    const text = ['Some **bold** and a [link](https://example.com).', '', '| a | b |', '| - | - |', '| 1 | 2 |', '', '- one', '- two', '', '```js', 'const x = 1;', '```'].join('\n');
+    const text = [
+      'Some **bold** and a [link](https://example.com).',
+      '',
+      '| a | b |',
+      '| - | - |',
+      '| 1 | 2 |',
+      '',
+      '- one',
+      '- two',
+      '',
+      '```js',
+      'const x = 1;',
+      '```',
+    ].join('\n');
     const { container } = render(<Markdown text={text} />);
     const link = screen.getByRole('link', { name: 'link' });
     expect(link.getAttribute('target')).toBe('_blank');
@@ -16,7 +29,9 @@ describe('markdown rendering', () => {
   });
 
   it('never lets HTML or javascript: links through', () => {
-    const { container } = render(<Markdown text={'<img src=x onerror=alert(1)> and [bad](javascript:alert(1)) <script>alert(2)</script>'} />);
+    const { container } = render(
+      <Markdown text={'<img src=x onerror=alert(1)> and [bad](javascript:alert(1)) <script>alert(2)</script>'} />,
+    );
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('script')).toBeNull();
     expect(container.querySelector('a')).toBeNull();

@@ -1,19 +1,24 @@
-import { Lexer, type Token, type Tokens } from 'marked';
-import { Fragment, memo, useMemo, type ReactNode } from 'react';
+import type { Token, Tokens } from 'marked';
+import { Fragment, memo, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import { lexMarkdown, type Lexed } from '../utils/incrementalLex';
 import { decodeEntities, safeHref } from '../utils/safeUrl';
 import { CodeBlock } from './CodeBlock';
 
 type MarkdownProps = { text: string; streaming?: boolean };
 
-const lexerOptions = { gfm: true, breaks: false };
-
 /**
  * Markdown rendered to React elements from marked's tokens: no raw HTML ever reaches the page
  * (HTML in a message shows as text), links open in a new tab, code is highlighted on demand.
- * Each top-level block is memoised on its source, so a streaming reply re-renders its last block only.
+ * Each top-level block is memoised on its source, so a streaming reply re-renders its last block only,
+ * and the text is lexed again only from its last blocks on (utils/incrementalLex.ts).
  */
 export function Markdown({ text, streaming }: MarkdownProps) {
-  const tokens = useMemo(() => Lexer.lex(text, lexerOptions), [text]);
+  const lexed = useRef<Lexed | undefined>(undefined);
+  const tokens = useMemo(() => lexMarkdown(text, lexed.current), [text]);
+  // After the render that used it (a render React throws away must not move it).
+  useLayoutEffect(() => {
+    lexed.current = { text, tokens };
+  }, [text, tokens]);
   const last = tokens.length - 1;
   return (
     <div className="markdown">
@@ -59,11 +64,17 @@ function renderBlock(token: Token, streaming: boolean): ReactNode {
       const list = token as Tokens.List;
       const items = list.items.map((item, index) => (
         <li key={index} className={item.task ? 'task' : undefined}>
-          {item.task && <input type="checkbox" checked={!!item.checked} readOnly disabled aria-label={item.checked ? 'done' : 'not done'} />}
+          {item.task && (
+            <input type="checkbox" checked={!!item.checked} readOnly disabled aria-label={item.checked ? 'done' : 'not done'} />
+          )}
           {list.loose ? renderBlocks(item.tokens) : renderTight(item.tokens)}
         </li>
       ));
-      return list.ordered ? <ol start={typeof list.start === 'number' && list.start !== 1 ? list.start : undefined}>{items}</ol> : <ul>{items}</ul>;
+      return list.ordered ? (
+        <ol start={typeof list.start === 'number' && list.start !== 1 ? list.start : undefined}>{items}</ol>
+      ) : (
+        <ul>{items}</ul>
+      );
     }
     case 'table': {
       const table = token as Tokens.Table;
@@ -110,7 +121,13 @@ function renderBlock(token: Token, streaming: boolean): ReactNode {
 /** Tight list items: their text blocks are inline, without paragraphs. */
 function renderTight(tokens: Token[]): ReactNode {
   return tokens.map((token, index) =>
-    token.type === 'text' ? <Fragment key={index}>{(token as Tokens.Text).tokens ? renderInline((token as Tokens.Text).tokens) : decodeEntities((token as Tokens.Text).text)}</Fragment> : <Fragment key={index}>{renderBlock(token, false)}</Fragment>,
+    token.type === 'text' ? (
+      <Fragment key={index}>
+        {(token as Tokens.Text).tokens ? renderInline((token as Tokens.Text).tokens) : decodeEntities((token as Tokens.Text).text)}
+      </Fragment>
+    ) : (
+      <Fragment key={index}>{renderBlock(token, false)}</Fragment>
+    ),
   );
 }
 

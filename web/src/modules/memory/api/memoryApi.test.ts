@@ -20,7 +20,10 @@ describe('user memory calls (spec sections 5, 7 and 8)', () => {
     const api = mockFetch({ 'GET /api/v1/user_memory/': json(200, [memory('a')]) });
     await expect(fetchMemories('c1')).resolves.toEqual([memory('a')]);
     await fetchMemories();
-    expect(api.calls.map((c) => c.url)).toEqual(['/api/v1/user_memory/?user_preference_name=default&source_chat_id=c1', '/api/v1/user_memory/?user_preference_name=default&source_chat_id=']);
+    expect(api.calls.map((c) => c.url)).toEqual([
+      '/api/v1/user_memory/?user_preference_name=default&source_chat_id=c1',
+      '/api/v1/user_memory/?user_preference_name=default&source_chat_id=',
+    ]);
     expect(api.calls[0].headers.get('authorization')).toBe('Bearer tok');
   });
 
@@ -76,7 +79,12 @@ describe('user memory calls (spec sections 5, 7 and 8)', () => {
     expect(api.called('POST /api/v1/auth/logout')).toHaveLength(1);
 
     authStore.set({ isLoggedIn: true, accessToken: 'tok', user: registeredUser });
-    mockFetch({ 'PUT /api/v1/user_memory/a': json(401, {}), 'DELETE /api/v1/user_memory/a': json(401, {}), 'POST /api/v1/auth/logout': json(200, {}), 'GET /api/v1/auth/csrf-token': json(200, {}, { 'x-csrf-token': 'c' }) });
+    mockFetch({
+      'PUT /api/v1/user_memory/a': json(401, {}),
+      'DELETE /api/v1/user_memory/a': json(401, {}),
+      'POST /api/v1/auth/logout': json(200, {}),
+      'GET /api/v1/auth/csrf-token': json(200, {}, { 'x-csrf-token': 'c' }),
+    });
     await expect(updateMemory('a', { is_confirmed: true })).rejects.toThrow(/^Unauthorized$/);
     expect(authStore.get().isLoggedIn).toBe(false);
     authStore.set({ isLoggedIn: true, accessToken: 'tok', user: registeredUser });

@@ -1,5 +1,6 @@
+import { API } from '@app/contracts/gateway';
 import type { UserMemory } from '@app/contracts/memory';
-import { jsonBody } from '../../common/api/http';
+import { routeCall } from '../../common/api/http';
 import { isAuthenticated, NOT_AUTHENTICATED, readCall, writeCall } from '../../common/api/dataCall';
 
 export const FAILED_FETCH_MEMORY = 'Failed to fetch user memory';
@@ -14,8 +15,7 @@ export const FAILED_RESTORE_MEMORY = 'Failed to restore user memory';
 export const DEFAULT_PREFERENCE_NAME = 'default';
 export const MEMORY_TEXT_MAX = 500;
 
-const BASE = '/api/v1/user_memory';
-const item = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+const item = (id: string) => ({ params: { user_memory_id: id } });
 
 export type MemoryPatch = { text?: string; is_confirmed?: boolean };
 
@@ -26,15 +26,16 @@ export type MemoryPatch = { text?: string; is_confirmed?: boolean };
  */
 export async function fetchMemories(sourceChatId?: string | null): Promise<UserMemory[]> {
   if (!isAuthenticated()) throw new Error(NOT_AUTHENTICATED);
-  const query = new URLSearchParams({ user_preference_name: DEFAULT_PREFERENCE_NAME, source_chat_id: sourceChatId ?? '' });
-  return readCall<UserMemory[]>(`${BASE}/?${query}`, [], FAILED_FETCH_MEMORY);
+  const query = { user_preference_name: DEFAULT_PREFERENCE_NAME, source_chat_id: sourceChatId ?? '' };
+  return readCall(routeCall(API.memory.list, { query }), [], FAILED_FETCH_MEMORY);
 }
 
 /** PUT /user_memory/{id} with a new text, a confirmation, or both: the stored item comes back. */
-export const updateMemory = (id: string, patch: MemoryPatch) => writeCall<UserMemory>(item(id), { method: 'PUT', ...jsonBody(patch) }, FAILED_UPDATE_MEMORY);
+export const updateMemory = (id: string, patch: MemoryPatch): Promise<UserMemory> =>
+  writeCall(routeCall(API.memory.update, { ...item(id), body: patch }), FAILED_UPDATE_MEMORY);
 
 /** DELETE /user_memory/{id}: removed at once, restorable for a few minutes on the server. */
-export const deleteMemory = (id: string) => writeCall<void>(item(id), { method: 'DELETE' }, FAILED_DELETE_MEMORY);
+export const deleteMemory = (id: string) => writeCall(routeCall(API.memory.remove, item(id)), FAILED_DELETE_MEMORY);
 
 /** POST /user_memory/{id}/restore: the undo of a removal; the stored item comes back. */
-export const restoreMemory = (id: string) => writeCall<UserMemory>(`${item(id)}/restore`, { method: 'POST', ...jsonBody({}) }, FAILED_RESTORE_MEMORY);
+export const restoreMemory = (id: string): Promise<UserMemory> => writeCall(routeCall(API.memory.restore, item(id)), FAILED_RESTORE_MEMORY);

@@ -1,8 +1,11 @@
+import type { UserMemory } from '@app/contracts/memory';
 import { useState } from 'react';
 import { Icon } from '../../../ui/Icon';
 import { Spinner } from '../../../ui/Spinner';
-import { useLoadMemories } from '../hooks/useMemories';
-import { awaitsConfirmation, confirmMemory, rejectMemory, useMemoryState } from '../state/memoryStore';
+import { useMemories, useMemoryActions, useMemoryBusy } from '../hooks/memoryQueries';
+import { awaitsConfirmation } from '../utils/memoryRules';
+import { GuessButtons } from './GuessButtons';
+import { MemoryLoadError } from './MemoryLoadError';
 import './memories.css';
 
 /**
@@ -10,33 +13,25 @@ import './memories.css';
  * for the /confirm-memories step. Those confirmed here stay listed as confirmed.
  */
 export function InferenceReview() {
-  const { reload } = useLoadMemories(null);
-  const scope = useMemoryState((s) => s.scope);
-  const status = useMemoryState((s) => s.status);
-  const error = useMemoryState((s) => s.error);
-  const items = useMemoryState((s) => s.items);
-  const busy = useMemoryState((s) => s.busy);
+  const { items, status, error, reload } = useMemories(null);
+  const busy = useMemoryBusy();
+  const actions = useMemoryActions();
   // Guesses confirmed in this visit stay in the list, marked as confirmed.
   const [confirmedHere, setConfirmedHere] = useState<string[]>([]);
-  const loaded = scope === '' && (status === 'ready' || (status === 'loading' && items.length > 0));
+  const loaded = status === 'ready' || (status === 'loading' && items.length > 0);
   const guesses = loaded ? items.filter((m) => awaitsConfirmation(m) || (m.is_inference && confirmedHere.includes(m.user_memory_id))) : [];
+  // Shown confirmed at once (the focus moves on in the next frame); back to a guess if it fails.
+  const isConfirmed = (memory: UserMemory) => memory.is_confirmed || confirmedHere.includes(memory.user_memory_id);
   const confirm = (id: string) => {
     setConfirmedHere((ids) => [...ids, id]);
-    void confirmMemory(id).catch(() => undefined);
+    void actions.confirm(id).catch(() => setConfirmedHere((ids) => ids.filter((x) => x !== id)));
     // Its buttons go: the focus moves to the next guess, else to what follows the list.
-    requestAnimationFrame(() => document.querySelector<HTMLElement>('.inference-review [data-guess] button, #confirm-memories-continue')?.focus());
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLElement>('.inference-review [data-guess] button, #confirm-memories-continue')?.focus(),
+    );
   };
 
-  if (scope === '' && status === 'error') {
-    return (
-      <div className="notice notice--error" role="alert">
-        <span>{error}</span>
-        <button type="button" className="link-button" onClick={reload}>
-          Try again
-        </button>
-      </div>
-    );
-  }
+  if (status === 'error') return <MemoryLoadError error={error} onRetry={reload} />;
   if (!loaded) {
     return (
       <div className="empty-state empty-state--compact">
@@ -60,24 +55,17 @@ export function InferenceReview() {
         {guesses.map((memory) => {
           const working = busy.includes(memory.user_memory_id);
           return (
-            <li key={memory.user_memory_id} className="memory" data-guess={!memory.is_confirmed || undefined}>
+            <li key={memory.user_memory_id} className="memory" data-guess={!isConfirmed(memory) || undefined}>
               <div className="memory__main">
                 <p className="memory__text">{memory.text}</p>
               </div>
               <div className="memory__actions">
-                {memory.is_confirmed ? (
+                {isConfirmed(memory) ? (
                   <span className="memory__done" role="status">
                     <Icon name="check" size={16} /> Confirmed
                   </span>
                 ) : (
-                  <>
-                    <button type="button" className="button button--primary button--small" disabled={working} aria-label={`Confirm: ${memory.text}`} onClick={() => confirm(memory.user_memory_id)}>
-                      <Icon name="check" size={16} /> Confirm
-                    </button>
-                    <button type="button" className="button button--secondary button--small" disabled={working} aria-label={`Reject: ${memory.text}`} onClick={() => void rejectMemory(memory.user_memory_id)}>
-                      <Icon name="close" size={16} /> Reject
-                    </button>
-                  </>
+                  <GuessButtons memory={memory} disabled={working} onConfirm={() => confirm(memory.user_memory_id)} />
                 )}
               </div>
             </li>

@@ -30,7 +30,10 @@ export function MemoryGroups({ memories, busy }: MemoryGroupsProps) {
   const groups = useMemo(() => groupBySource(memories), [memories]);
   const status = useAuthStatus();
   const conversations = useConversations();
-  const chatIds = useMemo(() => [...new Set(groups.map((g) => g.chatId).filter((id): id is string => !!id))].sort().slice(0, MAX_SOURCE_CHATS), [groups]);
+  const chatIds = useMemo(
+    () => [...new Set(groups.map((g) => g.chatId).filter((id): id is string => !!id))].sort().slice(0, MAX_SOURCE_CHATS),
+    [groups],
+  );
   const sources = useQuery({
     queryKey: ['memory-sources', ...chatIds],
     queryFn: () => fetchMessages(chatIds),

@@ -1,9 +1,11 @@
 import type { UserMemory } from '@app/contracts/memory';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { Icon } from '../../../ui/Icon';
 import { MEMORY_TEXT_MAX } from '../api/memoryApi';
 import { Spinner } from '../../../ui/Spinner';
-import { awaitsConfirmation, confirmMemory, editMemory, memoryTextProblem, rejectMemory, removeMemory } from '../state/memoryStore';
+import { useMemoryActions } from '../hooks/memoryQueries';
+import { GuessButtons } from './GuessButtons';
+import { awaitsConfirmation, memoryTextProblem } from '../utils/memoryRules';
+import { IconButton } from '../../../ui/IconButton';
 
 type MemoryItemProps = { memory: UserMemory; busy: boolean };
 
@@ -16,6 +18,7 @@ export function MemoryItem({ memory, busy }: MemoryItemProps) {
   const inputId = useId();
   const problemId = useId();
   const guess = awaitsConfirmation(memory);
+  const actions = useMemoryActions();
 
   const stopEditing = () => {
     setEditing(false);
@@ -30,7 +33,7 @@ export function MemoryItem({ memory, busy }: MemoryItemProps) {
     if (issue) return setProblem(issue);
     if (text.trim() === memory.text) return stopEditing();
     stopEditing();
-    await editMemory(memory.user_memory_id, text).catch(() => undefined); // rolled back; the page shows the error
+    await actions.edit(memory.user_memory_id, text).catch(() => undefined); // rolled back; the page shows the error
   };
 
   return (
@@ -89,59 +92,48 @@ export function MemoryItem({ memory, busy }: MemoryItemProps) {
           <div className="memory__main">
             <p className="memory__text">{memory.text}</p>
             <p className="memory__meta">
-              {memory.is_inference ? (memory.is_confirmed ? 'Guessed by the assistant · confirmed by you' : 'Guessed by the assistant · not confirmed yet') : memory.is_fact ? 'Something you said' : 'A preference you mentioned'}
+              {memory.is_inference
+                ? memory.is_confirmed
+                  ? 'Guessed by the assistant · confirmed by you'
+                  : 'Guessed by the assistant · not confirmed yet'
+                : memory.is_fact
+                  ? 'Something you said'
+                  : 'A preference you mentioned'}
               {busy && <Spinner label="Saving" />}
             </p>
           </div>
           <div className="memory__actions">
             {guess && (
-              <>
-                <button
-                  type="button"
-                  className="button button--primary button--small"
-                  disabled={busy}
-                  onClick={() => {
-                    // The buttons go once it is confirmed: the focus moves on to Edit.
-                    void confirmMemory(memory.user_memory_id).catch(() => undefined);
-                    requestAnimationFrame(() => editButton.current?.focus());
-                  }}
-                  aria-label={`Confirm: ${memory.text}`}
-                >
-                  <Icon name="check" size={16} /> Confirm
-                </button>
-                <button
-                  type="button"
-                  className="button button--secondary button--small"
-                  disabled={busy}
-                  onClick={() => void rejectMemory(memory.user_memory_id)}
-                  aria-label={`Reject: ${memory.text}`}
-                >
-                  <Icon name="close" size={16} /> Reject
-                </button>
-              </>
+              <GuessButtons
+                memory={memory}
+                disabled={busy}
+                onConfirm={() => {
+                  // The buttons go once it is confirmed: the focus moves on to Edit.
+                  void actions.confirm(memory.user_memory_id).catch(() => undefined);
+                  requestAnimationFrame(() => editButton.current?.focus());
+                }}
+              />
             )}
-            <button
-              type="button"
+            <IconButton
               ref={editButton}
-              className="icon-button icon-button--small"
-              aria-label={`Edit: ${memory.text}`}
+              small
+              icon="edit"
+              iconSize={16}
+              label={`Edit: ${memory.text}`}
               title="Edit"
               onClick={() => {
                 setText(memory.text);
                 setEditing(true);
               }}
-            >
-              <Icon name="edit" size={16} />
-            </button>
-            <button
-              type="button"
-              className="icon-button icon-button--small"
-              aria-label={`Delete: ${memory.text}`}
+            />
+            <IconButton
+              small
+              icon="trash"
+              iconSize={16}
+              label={`Delete: ${memory.text}`}
               title="Delete"
-              onClick={() => void removeMemory(memory.user_memory_id)}
-            >
-              <Icon name="trash" size={16} />
-            </button>
+              onClick={() => void actions.remove(memory.user_memory_id)}
+            />
           </div>
         </>
       )}

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Icon } from '../../../ui/Icon';
-import { dismissMemoryError, undoRemoval, UNDO_MS, useMemoryState } from '../state/memoryStore';
+import { useMemoryActions } from '../hooks/memoryQueries';
+import { UNDO_MS, useRemovals } from '../state/removalStore';
 
 const focusLost = () => !document.activeElement || document.activeElement === document.body;
 
@@ -16,8 +17,9 @@ function focusHeading(): void {
  * the removed memory's button had the focus, Undo takes it; when the bar goes, the page heading.
  */
 export function UndoBar() {
-  const pending = useMemoryState((s) => s.pending);
-  const actionError = useMemoryState((s) => s.actionError);
+  const pending = useRemovals((s) => s.pending);
+  const actionError = useRemovals((s) => s.actionError);
+  const actions = useMemoryActions();
   const latest = pending.at(-1);
   const undo = useRef<HTMLButtonElement>(null);
   const id = latest?.memory.user_memory_id;
@@ -33,22 +35,27 @@ export function UndoBar() {
   }, [id]);
 
   return (
-    <div className="undo-bar" aria-live="polite">
+    <div className="floating-stack undo-bar" aria-live="polite">
       {latest && (
-        <div className="undo-bar__item" role="status" key={latest.memory.user_memory_id}>
+        <div className="floating-note undo-bar__item" role="status" key={latest.memory.user_memory_id}>
           <span>
             {latest.kind === 'rejected' ? 'Rejected' : 'Deleted'}: “{latest.memory.text}”
           </span>
-          <button type="button" ref={undo} className="button button--secondary button--small" onClick={() => void undoRemoval(latest.memory.user_memory_id)}>
+          <button
+            type="button"
+            ref={undo}
+            className="button button--secondary button--small"
+            onClick={() => void actions.undo(latest.memory.user_memory_id)}
+          >
             Undo
           </button>
           <span className="undo-bar__timer" style={{ animationDuration: `${UNDO_MS}ms` }} aria-hidden="true" />
         </div>
       )}
       {actionError && (
-        <div className="undo-bar__item undo-bar__item--error" role="alert">
+        <div className="floating-note floating-note--error undo-bar__item" role="alert">
           <span>{actionError}</span>
-          <button type="button" className="icon-button icon-button--small" aria-label="Dismiss" onClick={dismissMemoryError}>
+          <button type="button" className="icon-button icon-button--small" aria-label="Dismiss" onClick={actions.dismissError}>
             <Icon name="close" size={14} />
           </button>
         </div>

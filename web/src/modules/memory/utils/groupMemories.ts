@@ -20,7 +20,13 @@ export function groupBySource(memories: UserMemory[]): MemoryGroup[] {
       group.memories.push(memory);
       if (memory.updated_at > group.updatedAt) group.updatedAt = memory.updated_at;
     } else {
-      groups.set(key, { key, chatId: memory.source_chat_id, messageId: memory.source_message_id, memories: [memory], updatedAt: memory.updated_at });
+      groups.set(key, {
+        key,
+        chatId: memory.source_chat_id,
+        messageId: memory.source_message_id,
+        memories: [memory],
+        updatedAt: memory.updated_at,
+      });
     }
   }
   const list = [...groups.values()];

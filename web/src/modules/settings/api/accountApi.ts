@@ -1,11 +1,13 @@
+import { API } from '@app/contracts/gateway';
 import { NOT_AUTHENTICATED, UNAUTHORIZED, isAuthenticated } from '../../common/api/dataCall';
-import { apiErrorOf, apiFetch } from '../../common/api/http';
+import { apiErrorOf, apiFetch, routeCall } from '../../common/api/http';
 import { logout } from '../../auth/state/authStore';
 
 /** GET /users/me/export: the zip, saved as the file the server names. */
 export async function downloadExport(): Promise<string> {
   if (!isAuthenticated()) throw new Error(NOT_AUTHENTICATED);
-  const response = await apiFetch('/api/v1/users/me/export');
+  const call = routeCall(API.account.export, {});
+  const response = await apiFetch(call.url, call.init);
   if (response.status === 401) {
     await logout();
     throw new Error(UNAUTHORIZED);
@@ -28,7 +30,8 @@ export async function downloadExport(): Promise<string> {
 /** DELETE /users/me: 204 when done, 202 {detail} while it finishes. Answers the message to show. */
 export async function deleteAccount(): Promise<string> {
   if (!isAuthenticated()) throw new Error(NOT_AUTHENTICATED);
-  const response = await apiFetch('/api/v1/users/me', { method: 'DELETE' });
+  const { url, init } = routeCall(API.account.delete, {});
+  const response = await apiFetch(url, init);
   if (response.status === 401) {
     await logout();
     throw new Error(UNAUTHORIZED);

@@ -4,7 +4,14 @@ import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
 import { authStore } from '../../auth/state/authStore';
 import { createInvite, INVITE_LIMITS, inviteLink } from './inviteApi';
 
-const invite = { invite_link_id: 'inv_123', max_uses: 5, uses: 0, group_id: null, expires_at: '2025-10-01T00:00:00Z', created_at: '2025-09-24T00:00:00Z' };
+const invite = {
+  invite_link_id: 'inv_123',
+  max_uses: 5,
+  uses: 0,
+  group_id: null,
+  expires_at: '2025-10-01T00:00:00Z',
+  created_at: '2025-09-24T00:00:00Z',
+};
 
 describe('invite links (issue 8)', () => {
   beforeEach(() => {

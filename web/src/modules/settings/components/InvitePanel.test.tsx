@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { withQueryClient } from '../../../test/queryClient';
 import { authStore } from '../../auth/state/authStore';
 import { InvitePanel } from './InvitePanel';
 
@@ -12,14 +13,25 @@ describe('the invite panel', () => {
   });
 
   it('creates a link with the uses and days chosen, shows it with its uses and expiry', async () => {
-    const api = mockFetch({ 'POST /api/v1/invites': json(201, { invite_link_id: 'inv_9', max_uses: 3, uses: 0, group_id: null, expires_at: '2025-10-24T12:00:00Z', created_at: '2025-09-24T12:00:00Z' }) });
-    render(<InvitePanel />);
+    const api = mockFetch({
+      'POST /api/v1/invites': json(201, {
+        invite_link_id: 'inv_9',
+        max_uses: 3,
+        uses: 0,
+        group_id: null,
+        expires_at: '2025-10-24T12:00:00Z',
+        created_at: '2025-09-24T12:00:00Z',
+      }),
+    });
+    render(<InvitePanel />, withQueryClient());
     const user = userEvent.setup();
     await user.clear(screen.getByLabelText('Number of uses'));
     await user.type(screen.getByLabelText('Number of uses'), '3');
     await user.selectOptions(screen.getByLabelText('Expires after'), '30');
     await user.click(screen.getByRole('button', { name: 'Create invite link' }));
-    expect(((await screen.findByRole('textbox', { name: 'Invite link' })) as HTMLInputElement).value).toBe(`${window.location.origin}/login?invite=inv_9`);
+    expect(((await screen.findByRole('textbox', { name: 'Invite link' })) as HTMLInputElement).value).toBe(
+      `${window.location.origin}/login?invite=inv_9`,
+    );
     expect(screen.getByText(/^Used 0 of 3 times · expires /)).toBeTruthy();
     expect(api.calls[0].body).toBe('{"max_uses":3,"expires_in_days":30}');
     expect(screen.getByRole('button', { name: 'Copy invite link' })).toBeTruthy();
@@ -27,7 +39,7 @@ describe('the invite panel', () => {
 
   it('checks the number of uses first, and shows the server’s refusal', async () => {
     const api = mockFetch({ 'POST /api/v1/invites': json(403, { detail: 'You are not allowed to create invites.' }) });
-    render(<InvitePanel />);
+    render(<InvitePanel />, withQueryClient());
     const user = userEvent.setup();
     await user.clear(screen.getByLabelText('Number of uses'));
     await user.type(screen.getByLabelText('Number of uses'), '1001');

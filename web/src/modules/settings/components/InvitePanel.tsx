@@ -1,7 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
 import { CopyButton } from '../../../ui/CopyButton';
+import { Field } from '../../../ui/Field';
 import { Spinner } from '../../../ui/Spinner';
-import { createInvite, INVITE_LIMITS, inviteLink, type Invite } from '../api/inviteApi';
+import { INVITE_LIMITS, inviteLink } from '../api/inviteApi';
+import { useInviteLinks } from '../hooks/useInviteLinks';
 
 const EXPIRY_CHOICES = [1, 7, 30, 90] as const;
 const dateTime = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' });
@@ -12,64 +13,39 @@ const formatDate = (iso: string) => {
 
 /** Invite links (shown when the effective can_create_invite is true): how many uses, how long, then the link to copy. */
 export function InvitePanel() {
-  const [maxUses, setMaxUses] = useState(String(INVITE_LIMITS.maxUses.default));
-  const [days, setDays] = useState<number>(INVITE_LIMITS.expiresInDays.default);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [invites, setInvites] = useState<Invite[]>([]);
-  const usesHint = useId();
-  const usesId = useId();
-  const daysId = useId();
-  const uses = Number(maxUses);
-  const usesValid = Number.isInteger(uses) && uses >= INVITE_LIMITS.maxUses.min && uses <= INVITE_LIMITS.maxUses.max;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!usesValid) return setError(`The number of uses must be a whole number from ${INVITE_LIMITS.maxUses.min} to ${INVITE_LIMITS.maxUses.max}.`);
-    setBusy(true);
-    setError(null);
-    try {
-      const invite = await createInvite({ max_uses: uses, expires_in_days: days });
-      setInvites((list) => [invite, ...list]);
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : 'The invite could not be created.');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { maxUses, setMaxUses, days, setDays, usesValid, busy, error, invites, submit } = useInviteLinks();
 
   return (
     <div className="stack">
       <p className="muted invite-intro">Create a link that lets people sign up. Share it with those you want to invite.</p>
       <form className="form form--inline invite-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor={usesId}>Number of uses</label>
-          <input
-            id={usesId}
-            type="number"
-            inputMode="numeric"
-            min={INVITE_LIMITS.maxUses.min}
-            max={INVITE_LIMITS.maxUses.max}
-            step={1}
-            value={maxUses}
-            aria-invalid={!usesValid}
-            aria-describedby={usesHint}
-            onChange={(event) => setMaxUses(event.target.value)}
-          />
-          <small className="muted" id={usesHint}>
-            From {INVITE_LIMITS.maxUses.min} to {INVITE_LIMITS.maxUses.max}
-          </small>
-        </div>
-        <div className="field">
-          <label htmlFor={daysId}>Expires after</label>
-          <select id={daysId} value={days} onChange={(event) => setDays(Number(event.target.value))}>
-            {EXPIRY_CHOICES.map((n) => (
-              <option key={n} value={n}>
-                {n === 1 ? '1 day' : `${n} days`}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field label="Number of uses" hint={`From ${INVITE_LIMITS.maxUses.min} to ${INVITE_LIMITS.maxUses.max}`}>
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              inputMode="numeric"
+              min={INVITE_LIMITS.maxUses.min}
+              max={INVITE_LIMITS.maxUses.max}
+              step={1}
+              value={maxUses}
+              // Checked as typed; why it is refused is the form's notice below.
+              aria-invalid={!usesValid}
+              onChange={(event) => setMaxUses(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Expires after">
+          {(control) => (
+            <select {...control} value={days} onChange={(event) => setDays(Number(event.target.value))}>
+              {EXPIRY_CHOICES.map((n) => (
+                <option key={n} value={n}>
+                  {n === 1 ? '1 day' : `${n} days`}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <button type="submit" className="button button--primary invite-form__submit" disabled={busy}>
           {busy ? <Spinner label="Creating the invite" /> : 'Create invite link'}
         </button>
@@ -93,7 +69,8 @@ export function InvitePanel() {
                   <CopyButton text={link} label="Copy invite link" className="button button--secondary" />
                 </div>
                 <p className="muted small invite__meta">
-                  Used {invite.uses} of {invite.max_uses} {invite.max_uses === 1 ? 'time' : 'times'} · expires {formatDate(invite.expires_at)}
+                  Used {invite.uses} of {invite.max_uses} {invite.max_uses === 1 ? 'time' : 'times'} · expires{' '}
+                  {formatDate(invite.expires_at)}
                 </p>
               </li>
             );

@@ -1,12 +1,12 @@
 import { PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
 import { useEffect } from 'react';
-import { apiFetch } from '../../common/api/http';
+import { API } from '@app/contracts/gateway';
+import { apiJson, routeCall } from '../../common/api/http';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../../common/utils/storage';
 
 export async function fetchCommit(): Promise<string> {
-  const response = await apiFetch('/api/v1/version/commit', { bearer: false, cache: 'no-store' });
-  if (!response.ok) throw new Error(`API Error: ${response.status}`);
-  return ((await response.json()) as { commit: string }).commit;
+  const { commit } = await apiJson(routeCall(API.version.commit, {}, { bearer: false, cache: 'no-store' }));
+  return commit;
 }
 
 /**
@@ -14,7 +14,10 @@ export async function fetchCommit(): Promise<string> {
  * value the new one is stored and the page reloads. The first answer of a page load is stored as
  * it is (the page was just loaded, so it is already that build). Failures are logged and ignored.
  */
-export function startVersionCheck(reload: () => void = () => window.location.reload(), intervalMs: number = PRODUCT_CONSTANTS.versionPollMs): () => void {
+export function startVersionCheck(
+  reload: () => void = () => window.location.reload(),
+  intervalMs: number = PRODUCT_CONSTANTS.versionPollMs,
+): () => void {
   let loadedWith: string | null = null;
   let stopped = false;
   const check = async (first: boolean) => {

@@ -1,0 +1,124 @@
+import {
+  ACCOUNT_DELETED,
+  CreateForgottenUsers1763700000002,
+  createServiceDataSource,
+  DomainError,
+  forgetUser,
+  lockLivingUser,
+  lockUser,
+  migrate,
+} from '@app/platform';
+import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { sleep } from '../support/until';
+
+/** A transaction that takes a lock, then holds it (and its connection) until `release` is called. */
+function holding(source: DataSource, take: (manager: EntityManager) => Promise<void>) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let taken!: () => void;
+  const hasLock = new Promise<void>((resolve) => (taken = resolve));
+  const done = source.transaction(async (manager) => {
+    await take(manager);
+    taken();
+    await released;
+  });
+  return { hasLock, release, done };
+}
+
+/** Whether `promise` is still pending after `ms` (a lock wait that never ends is what this proves). */
+async function stillWaiting(promise: Promise<unknown>, ms = 300): Promise<boolean> {
+  let settled = false;
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await sleep(ms);
+  return !settled;
+}
+
+/**
+ * The per-user lock against the real PostgreSQL: writes for a user (lockLivingUser) share it, so a
+ * user's parallel replies never queue behind each other; the purge (lockUser) takes it alone, so a
+ * write and the purge never interleave, and a write that waited for a purge is refused after it.
+ */
+describe('the per-user lock', () => {
+  let database: TestDatabase;
+  let source: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('userlock');
+    source = createServiceDataSource({
+      url: database.url,
+      schema: 'svc',
+      entities: [],
+      migrations: [CreateForgottenUsers1763700000002],
+      poolMax: 6,
+      applicationName: 'user-lock-test',
+    });
+    await source.initialize();
+    await migrate(source, 'svc');
+  });
+  afterAll(async () => {
+    await source?.destroy();
+    await database?.drop();
+  });
+
+  it('lets two writes for the same user run at once', async () => {
+    const user = randomUUID();
+    const first = holding(source, (manager) => lockLivingUser(manager, user));
+    await first.hasLock;
+    // The second write takes the lock while the first still holds it (it would hang here otherwise).
+    await source.transaction((manager) => lockLivingUser(manager, user));
+    first.release();
+    await first.done;
+  });
+
+  it('holds a write back while the purge runs, then refuses it: the account is gone', async () => {
+    const user = randomUUID();
+    const purge = holding(source, async (manager) => {
+      await lockUser(manager, user);
+      await forgetUser(manager, user);
+    });
+    await purge.hasLock;
+    const write = source.transaction((manager) => lockLivingUser(manager, user));
+    expect(await stillWaiting(write)).toBe(true);
+    purge.release();
+    await purge.done;
+    await expect(write).rejects.toMatchObject({ status: 401, message: ACCOUNT_DELETED });
+    await expect(write).rejects.toBeInstanceOf(DomainError);
+  });
+
+  it('holds the purge back until a write in progress has committed', async () => {
+    const user = randomUUID();
+    const write = holding(source, (manager) => lockLivingUser(manager, user));
+    await write.hasLock;
+    const purge = source.transaction(async (manager) => {
+      await lockUser(manager, user);
+      await forgetUser(manager, user);
+    });
+    expect(await stillWaiting(purge)).toBe(true);
+    write.release();
+    await write.done;
+    await purge;
+  });
+
+  it('still serialises the writes that take it alone (two memory merges for one user)', async () => {
+    const user = randomUUID();
+    const first = holding(source, (manager) => lockUser(manager, user));
+    await first.hasLock;
+    const second = source.transaction((manager) => lockUser(manager, user));
+    expect(await stillWaiting(second)).toBe(true);
+    first.release();
+    await Promise.all([first.done, second]);
+  });
+
+  it('keeps different users apart', async () => {
+    const first = holding(source, (manager) => lockUser(manager, randomUUID()));
+    await first.hasLock;
+    await source.transaction((manager) => lockUser(manager, randomUUID()));
+    first.release();
+    await first.done;
+  });
+});

@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+// The start of a reply in `npm run bench`: the time from POST /chats/{id}/messages to the first text
+// delta on the SSE stream, minus the model's own delay before its first token (a fake OpenAI server
+// through the real SDK), for one reply and for many started at once; and the CPU the whole process
+// (gateway, bus, services, database driver, the fake and the clients: everything runs here) spends
+// per start. Each start is a new conversation's first message, as in bench-stream.
+//   BENCH_START_LEVELS (default 1,500), BENCH_START_SINGLES (how many single starts, 30),
+//   BENCH_TRANSPORTS (in-process,nats),
+//   BENCH_START_PROFILE=<dir>: writes a CPU profile of the largest level's starts there (.cpuprofile),
+//   BENCH_START_STEPS=1: prints how long each step of a start took (the chat service's calls, timed).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { build } from './build.mjs';
+import { guestToken, newConversation, percentile, reachable, root } from './lib.mjs';
+
+const levels = (process.env.BENCH_START_LEVELS ?? '1,500').split(',').map(Number);
+const singles = Number(process.env.BENCH_START_SINGLES ?? 30);
+const transports = (process.env.BENCH_TRANSPORTS ?? 'in-process,nats').split(',');
+const profileDir = process.env.BENCH_START_PROFILE;
+const timeSteps = process.env.BENCH_START_STEPS === '1';
+const FIRST_DELAY_MS = 50;
+
+build({ quiet: true });
+const require = createRequire(join(root, 'package.json'));
+const { bootEmbedded } = require('./deploy/embedded/dist/index.js');
+const testing = require('./libs/testing/dist/index.js');
+
+/** Durations of the chat service's calls on the start path, by name (BENCH_START_STEPS=1). */
+const steps = new Map();
+function timeMethods(instance, label) {
+  const proto = Object.getPrototypeOf(instance);
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    if (name === 'constructor' || typeof Object.getOwnPropertyDescriptor(proto, name).value !== 'function') continue;
+    const original = instance[name].bind(instance);
+    instance[name] = (...args) => {
+      const started = performance.now();
+      const result = original(...args);
+      if (!(result instanceof Promise)) return result;
+      return result.finally(() => {
+        const key = `${label}.${name}${name === 'call' ? ` ${args[0]?.subject ?? ''}` : ''}`;
+        (steps.get(key) ?? steps.set(key, []).get(key)).push(performance.now() - started);
+      });
+    };
+  }
+}
+function instrument(stack) {
+  const chat = stack.services.find((s) => s.name === 'chat').app;
+  const dist = (path) => require(`./services/chat/dist/${path}.js`);
+  const { RpcClient } = require('./libs/platform/dist/index.js');
+  timeMethods(chat.get(dist('conversations/chat.repository').ChatRepository), 'repo');
+  timeMethods(chat.get(dist('replies/daily-limit').DailyLimit), 'limit');
+  timeMethods(chat.get(RpcClient), 'rpc');
+  for (const [file, name] of [
+    ['replies/personalise.step', 'PersonaliseStep'],
+    ['replies/prompt.step', 'PromptStep'],
+    ['replies/reply-drafts', 'ReplyDrafts'],
+  ])
+    timeMethods(chat.get(dist(file)[name]), name);
+}
+
+/** One start: POST, read the SSE until the first text delta; the rest of the reply is read to its end. */
+async function start(base, token, chatId, marker) {
+  const started = performance.now();
+  const res = await fetch(`${base}/api/v1/chats/${chatId}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ content: marker }),
+  });
+  if (res.status !== 200) return { started, failed: `${res.status} ${await res.text()}` };
+  let first;
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of res.body) {
+    if (first !== undefined) continue;
+    text += decoder.decode(chunk, { stream: true });
+    if (text.includes('event: text')) first = performance.now();
+  }
+  return { started, first };
+}
+
+async function run(stack, fake, token, concurrency, profile) {
+  const newChat = () => newConversation(stack.url, token);
+  const chats = [];
+  for (let i = 0; i < concurrency; i++) chats.push(await newChat());
+  fake.reset();
+  fake.setDefaultReply('responses', () => ({ steps: [{ delayMs: FIRST_DELAY_MS }, { text: 'first second', intervalMs: 1 }] }));
+  const markers = chats.map((_, i) => `start-${concurrency}-${i}-${Math.random().toString(36).slice(2)}`);
+  steps.clear();
+  const session = profile ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 1000 });
+    await session.post('Profiler.start');
+  }
+  const cpu = process.cpuUsage();
+  const results = await Promise.all(markers.map((marker, i) => start(stack.url, token, chats[i], marker)));
+  const used = process.cpuUsage(cpu);
+  if (session) {
+    const { profile: written } = await session.post('Profiler.stop');
+    mkdirSync(profileDir, { recursive: true });
+    const file = join(profileDir, `start-${profile}-${concurrency}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(written));
+    console.log(`CPU profile: ${file}`);
+    session.disconnect();
+  }
+  const requests = fake.requests('responses').filter((r) => r.stream);
+  const overhead = [];
+  const failures = [];
+  markers.forEach((marker, i) => {
+    const request = requests.find((r) => JSON.stringify(r.body.input).includes(marker));
+    const { started, first, failed } = results[i];
+    if (failed) failures.push(failed);
+    if (!request || first === undefined) return;
+    const written = fake.emitted(request.requestId).find((e) => e.event === 'response.output_text.delta');
+    if (written) overhead.push(first - started - (written.at - request.at));
+  });
+  if (failures.length) console.log(`${failures.length} of ${concurrency} starts failed, e.g. ${failures[0]}`);
+  return { overhead, cpuMs: (used.user + used.system) / 1000 / concurrency };
+}
+
+const rows = [];
+for (const transport of transports) {
+  if (transport === 'nats' && !(await reachable(testing.machine.natsUrl))) {
+    console.log('NATS does not answer: skipping the NATS transport.');
+    continue;
+  }
+  if (!(await reachable(testing.machine.databaseUrl.replace(/^postgres/, 'http')))) {
+    console.error(`PostgreSQL does not answer at ${testing.machine.databaseUrl}.`);
+    process.exit(1);
+  }
+  const fake = new testing.FakeOpenAI();
+  await fake.start();
+  const environment = await testing.createTestEnvironment('benchstart', transport);
+  const stack = await bootEmbedded({
+    ...environment.env,
+    LOG_LEVEL: 'error',
+    LLM_PROVIDER: 'openai',
+    OPENAI_API_KEY: 'bench',
+    OPENAI_BASE_URL: fake.baseURL,
+    CHAT_MODEL: 'bench-model',
+    CHAT_GUEST_DAILY_LIMIT: '1000000',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    DB_POOL_MAX: '20',
+  });
+  try {
+    if (timeSteps) instrument(stack);
+    const token = await guestToken(stack.url);
+    await run(stack, fake, token, 20); // warm-up
+    for (const concurrency of levels) {
+      const samples = [];
+      let cpuMs = 0;
+      const rounds = concurrency === 1 ? singles : 1;
+      for (let i = 0; i < rounds; i++) {
+        const last = i === rounds - 1;
+        const result = await run(
+          stack,
+          fake,
+          token,
+          concurrency,
+          last && profileDir && concurrency === Math.max(...levels) ? transport : undefined,
+        );
+        samples.push(...result.overhead);
+        cpuMs += result.cpuMs / rounds;
+      }
+      rows.push({ transport, concurrency, n: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), cpuMs });
+      console.log(`${transport}: ${concurrency} at once done`);
+      if (timeSteps) {
+        for (const [name, durations] of [...steps].sort((a, b) => percentile(b[1], 50) - percentile(a[1], 50)))
+          console.log(`  ${name.padEnd(60)} n=${String(durations.length).padEnd(5)} p50 ${percentile(durations, 50).toFixed(2)} ms`);
+      }
+    }
+  } finally {
+    await stack.close();
+    await environment.cleanup();
+    await fake.stop();
+  }
+}
+
+const pad = (s, n) => String(s).padEnd(n);
+console.log(
+  `\nReply start: POST to the first text delta, minus the model's ${FIRST_DELAY_MS} ms before its first token (${require('node:os').availableParallelism()} cores)`,
+);
+console.log(
+  `${pad('transport', 12)}${pad('at once', 9)}${pad('n', 7)}${pad('p50 ms', 10)}${pad('p99 ms', 10)}CPU per start ms (whole process)`,
+);
+for (const r of rows)
+  console.log(
+    `${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.n, 7)}${pad(r.p50.toFixed(1), 10)}${pad(r.p99.toFixed(1), 10)}${r.cpuMs.toFixed(2)}`,
+  );
+process.exit(0);

@@ -1,0 +1,250 @@
+import type { Caller } from '@app/contracts';
+import { DomainError } from '@app/platform';
+import { aConversation, aMessage, FakeChatRepository } from '../testing/chat.fake';
+import { ConversationsService } from './conversations.service';
+
+const caller = (user_id: string | null = 'owner'): Caller => ({ user_id, is_anon: true, session_id: 's', request_id: 'r' }) as Caller;
+const OWNER = caller('owner');
+const STRANGER = caller('stranger');
+
+/** Rejects with a DomainError of this status and detail. */
+const refused = (status: number, detail?: string) => expect.objectContaining({ status, ...(detail ? { detail } : {}) });
+
+describe('ConversationsService', () => {
+  let repo: FakeChatRepository;
+  let service: ConversationsService;
+
+  beforeEach(() => {
+    repo = new FakeChatRepository();
+    service = new ConversationsService(repo);
+  });
+
+  /** u1 → a1 → u2 → a2, with a1' (a regeneration of a1) beside a1, the active branch ending at a2. */
+  const branchedChat = () => {
+    const chat = aConversation({ id: 'chat', title: 'Trip' });
+    const u1 = aMessage({ id: 'u1', chatId: 'chat', content: 'Where to?' });
+    const a1 = aMessage({ id: 'a1', chatId: 'chat', sender: 'assistant', previousMessageId: 'u1', content: 'Lisbon.' });
+    const a1b = aMessage({ id: "a1'", chatId: 'chat', sender: 'assistant', previousMessageId: 'u1', content: 'Porto.' });
+    const u2 = aMessage({
+      id: 'u2',
+      chatId: 'chat',
+      previousMessageId: 'a1',
+      content: 'When?',
+      metadata: { files: [{ object_store_object_id: 'file-u2', mime_type: 'image/png' }] },
+    });
+    const a2 = aMessage({
+      id: 'a2',
+      chatId: 'chat',
+      sender: 'assistant',
+      previousMessageId: 'u2',
+      content: 'April.',
+      authorUserId: null,
+      metadata: { memory_ids: ['m1'], model: 'fast' },
+    });
+    chat.lastActiveMessageId = 'a2';
+    repo.seed(chat, u1, a1, a1b, u2, a2);
+    return { chat, u1, a1, a1b, u2, a2 };
+  };
+
+  it('answers 401 to a caller without a user', async () => {
+    await expect(service.list(caller(null))).rejects.toBeInstanceOf(DomainError);
+    await expect(service.list(caller(null))).rejects.toEqual(refused(401));
+  });
+
+  describe('conversations', () => {
+    it("lists only the caller's, the one with the latest message first, then the newest", async () => {
+      repo.seed(
+        aConversation({ id: 'old-quiet', createdAt: new Date('2026-01-01') }),
+        aConversation({ id: 'new-quiet', createdAt: new Date('2026-01-03') }),
+        aConversation({ id: 'talked', createdAt: new Date('2025-12-01'), lastMessageAt: new Date('2026-01-02') }),
+        aConversation({ id: 'theirs', userId: 'stranger' }),
+      );
+      expect((await service.list(OWNER)).map((c) => c.chat_id)).toEqual(['talked', 'new-quiet', 'old-quiet']);
+    });
+
+    it('creates one with a trimmed title, or none when it is blank', async () => {
+      expect((await service.create(OWNER, '  Garden  ')).conversation_title).toBe('Garden');
+      expect((await service.create(OWNER, '   ')).conversation_title).toBeNull();
+      expect((await service.create(OWNER, undefined)).conversation_title).toBeNull();
+      expect([...repo.conversations.values()].every((c) => c.userId === 'owner')).toBe(true);
+      expect([...repo.conversations.values()].some((c) => c.isShared)).toBe(false);
+    });
+
+    it('creates a shared one (an SMS group) only when asked', async () => {
+      const shared = await service.create(OWNER, 'Trip', true);
+      expect(repo.conversations.get(shared.chat_id)?.isShared).toBe(true);
+    });
+
+    it('creates nothing for an account deleted meanwhile (401)', async () => {
+      repo.forgotten.add('owner');
+      await expect(service.create(OWNER, 'Late')).rejects.toEqual(refused(401, 'This account has been deleted.'));
+      expect(repo.conversations.size).toBe(0);
+    });
+
+    it('shows one with its messages, without hidden ones or a reply still being written', async () => {
+      const { chat } = branchedChat();
+      repo.seed(aMessage({ id: 'hidden', chatId: 'chat', hidden: true }), aMessage({ id: 'writing', chatId: 'chat', status: 'streaming' }));
+      const view = await service.get(OWNER, chat.id);
+      expect(view).toMatchObject({ chat_id: 'chat', conversation_title: 'Trip', last_active_message_id: 'a2' });
+      // Every branch is there (the client builds the version switcher from them).
+      expect(view.messages.map((m) => m.message_id)).toEqual(['u1', 'a1', "a1'", 'u2', 'a2']);
+    });
+
+    it("says 'not found' for another user's conversation, whatever the call", async () => {
+      const { chat, a2 } = branchedChat();
+      const notFound = refused(404, 'Conversation not found');
+      await expect(service.get(STRANGER, chat.id)).rejects.toEqual(notFound);
+      await expect(service.update(STRANGER, { chat_id: chat.id, conversation_title: 'Mine' })).rejects.toEqual(notFound);
+      await expect(service.remove(STRANGER, chat.id)).rejects.toEqual(notFound);
+      await expect(service.share(STRANGER, chat.id)).rejects.toEqual(notFound);
+      await expect(service.unshare(STRANGER, chat.id)).rejects.toEqual(notFound);
+      await expect(service.feedback(STRANGER, { message_id: a2.id, feedback: 'like' })).rejects.toEqual(refused(404, 'Message not found'));
+      expect(await service.messages(STRANGER, [chat.id])).toEqual([]);
+      expect(repo.conversations.get(chat.id)?.title).toBe('Trip');
+    });
+
+    it('renames, and switches the active branch to a message of the same conversation only', async () => {
+      const { chat } = branchedChat();
+      const other = aConversation({ id: 'other' });
+      repo.seed(other, aMessage({ id: 'elsewhere', chatId: 'other' }), aMessage({ id: 'theirs', chatId: 'chat', userId: 'stranger' }));
+      expect(
+        await service.update(OWNER, { chat_id: chat.id, conversation_title: 'Spring trip', last_active_message_id: "a1'" }),
+      ).toMatchObject({
+        conversation_title: 'Spring trip',
+        last_active_message_id: "a1'",
+      });
+      for (const id of ['elsewhere', 'theirs', 'missing']) {
+        await expect(service.update(OWNER, { chat_id: chat.id, last_active_message_id: id })).rejects.toEqual(
+          refused(404, 'Message not found'),
+        );
+      }
+      expect(repo.conversations.get(chat.id)?.lastActiveMessageId).toBe("a1'");
+    });
+
+    it('deletes one with its messages; a second delete is 404', async () => {
+      const { chat } = branchedChat();
+      expect(await service.remove(OWNER, chat.id)).toEqual({ deleted: true });
+      expect(repo.messages.size).toBe(0);
+      await expect(service.remove(OWNER, chat.id)).rejects.toEqual(refused(404));
+    });
+
+    it("lists the caller's visible messages, of the conversations asked for or all", async () => {
+      branchedChat();
+      repo.seed(
+        aConversation({ id: 'second' }),
+        aMessage({ id: 'other-chat', chatId: 'second' }),
+        aMessage({ id: 'hidden', chatId: 'chat', hidden: true }),
+      );
+      expect((await service.messages(OWNER, ['second'])).map((m) => m.message_id)).toEqual(['other-chat']);
+      expect(await service.messages(OWNER)).toHaveLength(6);
+    });
+  });
+
+  describe('feedback', () => {
+    it('likes and dislikes replies, keeping the reason until the feedback is cleared', async () => {
+      const { a2 } = branchedChat();
+      expect(await service.feedback(OWNER, { message_id: a2.id, feedback: 'dislike', verbose_feedback: 'Too short' })).toMatchObject({
+        feedback: 'dislike',
+        metadata: { verbose_feedback: 'Too short', memory_ids: ['m1'] },
+      });
+      // A new verdict without a reason keeps the one given.
+      expect((await service.feedback(OWNER, { message_id: a2.id, feedback: 'like' })).metadata.verbose_feedback).toBe('Too short');
+      expect(
+        (await service.feedback(OWNER, { message_id: a2.id, feedback: 'like', verbose_feedback: null })).metadata.verbose_feedback,
+      ).toBeNull();
+      // Clearing the feedback clears its reason, whatever is sent with it.
+      await service.feedback(OWNER, { message_id: a2.id, feedback: 'dislike', verbose_feedback: 'Wrong' });
+      expect(await service.feedback(OWNER, { message_id: a2.id, feedback: null, verbose_feedback: 'ignored' })).toMatchObject({
+        feedback: null,
+        metadata: { verbose_feedback: null },
+      });
+    });
+
+    it("refuses it on the user's own messages (400) and on messages it cannot see (404)", async () => {
+      const { u1 } = branchedChat();
+      repo.seed(aMessage({ id: 'writing', chatId: 'chat', sender: 'assistant', status: 'streaming' }));
+      await expect(service.feedback(OWNER, { message_id: u1.id, feedback: 'like' })).rejects.toEqual(
+        refused(400, 'Only replies can be liked or disliked.'),
+      );
+      await expect(service.feedback(OWNER, { message_id: 'writing', feedback: 'like' })).rejects.toEqual(refused(404, 'Message not found'));
+      expect(u1.feedback).toBeNull();
+    });
+  });
+
+  describe('sharing', () => {
+    it('gives one link per conversation until it is revoked, then a new one', async () => {
+      const { chat } = branchedChat();
+      const first = await service.share(OWNER, chat.id);
+      expect(first).toMatchObject({ chat_id: 'chat', url: `/share/${first.share_id}` });
+      expect(first.share_id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+      expect((await service.share(OWNER, chat.id)).share_id).toBe(first.share_id);
+      expect(await service.unshare(OWNER, chat.id)).toEqual({ revoked: true });
+      expect(await service.unshare(OWNER, chat.id)).toEqual({ revoked: false });
+      await expect(service.shared(first.share_id)).rejects.toEqual(
+        refused(404, 'This shared conversation does not exist or is no longer shared.'),
+      );
+      expect((await service.share(OWNER, chat.id)).share_id).not.toBe(first.share_id);
+    });
+
+    it('shows the active branch only, read-only, without hidden messages or private details', async () => {
+      const { chat } = branchedChat();
+      repo.seed(aMessage({ id: 'hidden', chatId: 'chat', previousMessageId: 'a2', hidden: true }));
+      chat.lastActiveMessageId = 'hidden';
+      const { share_id } = await service.share(OWNER, chat.id);
+      const shared = await service.shared(share_id);
+      expect(shared).toMatchObject({ share_id, conversation_title: 'Trip' });
+      expect(shared.messages.map((m) => m.message_id)).toEqual(['u1', 'a1', 'u2', 'a2']);
+      expect(shared.messages.at(-1)).toMatchObject({ author_user_id: null, feedback: null, metadata: { files: [] } });
+      expect(shared.messages.at(-1)!.metadata).not.toHaveProperty('memory_ids');
+    });
+
+    it('is gone with its conversation', async () => {
+      const { chat } = branchedChat();
+      const { share_id } = await service.share(OWNER, chat.id);
+      repo.conversations.delete(chat.id);
+      await expect(service.shared(share_id)).rejects.toEqual(refused(404));
+      await expect(service.shared('never-made')).rejects.toEqual(refused(404));
+    });
+
+    it('lets the files service show a file of the shared branch, and no other', async () => {
+      const { chat } = branchedChat();
+      repo.seed(
+        aMessage({
+          id: 'side',
+          chatId: 'chat',
+          previousMessageId: 'a1',
+          metadata: { files: [{ object_store_object_id: 'file-side', mime_type: 'image/png' }] },
+        }),
+      );
+      const { share_id } = await service.share(OWNER, chat.id);
+      expect(await service.sharedFileAccess(share_id, 'file-u2')).toEqual({ owner_user_id: 'owner' });
+      await expect(service.sharedFileAccess(share_id, 'file-side')).rejects.toEqual(refused(404, 'File not found'));
+      await expect(service.sharedFileAccess(share_id, 'unknown')).rejects.toEqual(refused(404));
+      await service.unshare(OWNER, chat.id);
+      await expect(service.sharedFileAccess(share_id, 'file-u2')).rejects.toEqual(refused(404));
+    });
+  });
+  describe('owned (for the tts service)', () => {
+    it("answers the caller's conversation and a message in it, a reply being written included", async () => {
+      branchedChat();
+      repo.seed(aMessage({ id: 'writing', chatId: 'chat', sender: 'assistant', status: 'streaming' }));
+      expect(await service.owned(OWNER, 'chat')).toEqual({ chat_id: 'chat', message_id: null });
+      expect(await service.owned(OWNER, 'chat', 'a2')).toEqual({ chat_id: 'chat', message_id: 'a2' });
+      expect(await service.owned(OWNER, 'chat', 'writing')).toEqual({ chat_id: 'chat', message_id: 'writing' });
+    });
+
+    it("is a 404 for someone else's conversation, a message of another conversation, or someone else's message", async () => {
+      branchedChat();
+      repo.seed(
+        aConversation({ id: 'other' }),
+        aMessage({ id: 'elsewhere', chatId: 'other' }),
+        aMessage({ id: 'theirs', chatId: 'chat', userId: 'stranger' }),
+      );
+      await expect(service.owned(STRANGER, 'chat')).rejects.toEqual(refused(404, 'Conversation not found'));
+      await expect(service.owned(STRANGER, 'chat', 'a2')).rejects.toEqual(refused(404));
+      await expect(service.owned(OWNER, 'chat', 'elsewhere')).rejects.toEqual(refused(404, 'Message not found'));
+      await expect(service.owned(OWNER, 'chat', 'theirs')).rejects.toEqual(refused(404, 'Message not found'));
+      await expect(service.owned(OWNER, 'chat', 'missing')).rejects.toEqual(refused(404, 'Message not found'));
+    });
+  });
+});

@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Caller } from '@app/contracts';
+import { MEMORY_RPC, type RelevantMemory } from '@app/contracts/memory';
+import { AppLogger, RpcClient } from '@app/platform';
+import { InsiderFlagsCache } from './insider-flags.cache';
+import type { ReplyContext } from './reply-context';
+
+/** How long personalisation may hold a reply back: past it, the reply goes on without. */
+export const PERSONALISE_TIMEOUT_MS = 3_000;
+const MEMORY_LIMIT = 8;
+
+/**
+ * Step 1: what the assistant knows about the user that bears on the message (the memory
+ * service), and their insider flags (kept for a moment, see InsiderFlagsCache): with
+ * `show_rewritten_user_message` the query is shown back to them. Neither is worth failing a reply
+ * for: without an answer, the reply goes on without.
+ */
+@Injectable()
+export class PersonaliseStep {
+  constructor(
+    @Inject(RpcClient) private readonly rpc: Pick<RpcClient, 'call'>,
+    @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
+    @Inject(InsiderFlagsCache) private readonly flags: Pick<InsiderFlagsCache, 'showsRewrittenQuery'>,
+  ) {}
+
+  async run(ctx: ReplyContext): Promise<void> {
+    // A shared conversation (an SMS group) is answered with nobody's memories.
+    if (ctx.conversation.isShared) return;
+    ctx.emit({ event: 'phase', data: { phase: 'personalizing' } });
+    const [memories, showQuery] = await Promise.all([
+      this.memoriesFor(ctx.caller, ctx.userMessage.content),
+      this.flags.showsRewrittenQuery(ctx.caller),
+    ]);
+    ctx.memories = memories;
+    if (showQuery) {
+      ctx.rewrittenQuery = ctx.userMessage.content.replace(/\s+/g, ' ').trim();
+      ctx.emit({ event: 'rewritten_query', data: { text: ctx.rewrittenQuery } });
+    }
+  }
+
+  private async memoriesFor(caller: Caller, query: string): Promise<RelevantMemory[]> {
+    try {
+      const answer = await this.rpc.call(MEMORY_RPC.relevant, { query: query.slice(0, 32_000), limit: MEMORY_LIMIT }, caller, {
+        timeoutMs: PERSONALISE_TIMEOUT_MS,
+      });
+      return answer.memories;
+    } catch (error) {
+      this.logger.warn({ msg: 'Answering without memories', error: String(error) }, 'PersonaliseStep');
+      return [];
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppLogger } from '@app/platform';
+import { toMessageView } from '../conversations/views';
+import { CheckpointStep } from './checkpoint.step';
+import { PersonaliseStep } from './personalise.step';
+import { PromptStep } from './prompt.step';
+import type { ReplyContext } from './reply-context';
+import { failureOf, type ReplyFailure } from './reply-failure';
+import { StoreStep } from './store.step';
+import { StreamStep } from './stream.step';
+
+/**
+ * A reply, top to bottom:
+ *
+ *   1. personalise   the user's relevant memories and insider flags      → ctx.memories, ctx.rewrittenQuery
+ *   2. build prompt  the active history, its attachments, instructions   → ctx.prompt
+ *   3. stream        the provider's answer, told to the client as it comes → ctx.text, reasoning, images, served
+ *   4. store         the reply's row written for good (and the exchange event with it)
+ *
+ * then `assistant_message` (the stored reply), `error` (why it ended early, if it did) and `done`.
+ * A step that fails ends the steps there: what came is stored as an incomplete reply. While steps
+ * 1 to 3 run, the reply is saved every second (checkpoints), so a process that dies loses nothing.
+ */
+@Injectable()
+export class ReplyPipeline {
+  constructor(
+    private readonly checkpoints: CheckpointStep,
+    private readonly personalise: PersonaliseStep,
+    private readonly prompt: PromptStep,
+    private readonly stream: StreamStep,
+    private readonly store: StoreStep,
+    @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn' | 'error'>,
+  ) {}
+
+  async run(ctx: ReplyContext): Promise<void> {
+    const saving = this.checkpoints.start(ctx);
+    try {
+      // The history is read while the memories are looked for (the prompt needs both).
+      const history = this.prompt.load(ctx);
+      history.catch(() => undefined); // its failure is the prompt step's, below
+      await this.personalise.run(ctx);
+      await this.prompt.run(ctx, history);
+      await this.stream.run(ctx);
+    } catch (error) {
+      this.endEarly(ctx, failureOf(error, ctx.stop.signal));
+    } finally {
+      await saving.stop();
+    }
+
+    try {
+      await this.store.run(ctx);
+      ctx.emit({ event: 'assistant_message', data: toMessageView(ctx.reply) });
+    } catch (error) {
+      this.endEarly(ctx, failureOf(error));
+    }
+    if (ctx.failure) ctx.emit({ event: 'error', data: { detail: ctx.failure.detail } });
+    ctx.emit({ event: 'done', data: {} });
+  }
+
+  private endEarly(ctx: ReplyContext, failure: ReplyFailure): void {
+    ctx.failure = failure;
+    const about = { chat_id: ctx.conversation.id, reply_id: ctx.reply.id, error: describe(failure.error) };
+    if (failure.kind === 'model') this.logger.warn({ msg: 'The model failed', ...about }, 'ReplyPipeline');
+    if (failure.kind === 'storage') this.logger.error({ msg: failure.detail, ...about }, 'ReplyPipeline');
+    if (failure.kind === 'internal')
+      this.logger.error(failure.error instanceof Error ? failure.error : String(failure.error), about, 'ReplyPipeline');
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

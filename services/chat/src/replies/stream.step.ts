@@ -1,0 +1,118 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppLogger, SERVICE_CONFIG } from '@app/platform';
+import type { ChatConfig } from '../config';
+import { LlmError, MODEL_FAILED } from '../llm/llm-error';
+import { LLM_PROVIDER, type LlmEvent, type LlmProvider } from '../llm/llm-provider';
+import { AttachmentsService } from './attachments.service';
+import { DeltaCoalescer } from './delta-coalescer';
+import type { ReplyContext } from './reply-context';
+import { ReplyStopped } from './reply-failure';
+
+const STALLED = 'The model stopped answering.';
+const TOO_LONG = 'The reply took too long and was cut short.';
+
+/**
+ * Step 3: the provider's answer, told to the client as it comes (text, reasoning, the search
+ * phase, partial images) and kept in the context; a final image is stored through the files
+ * service. The model is cut short when it stays silent for LLM_STALL_TIMEOUT_MS or the reply
+ * takes longer than LLM_TOTAL_TIMEOUT_MS. Fails with an LlmError, or ends because it was aborted.
+ */
+@Injectable()
+export class StreamStep {
+  constructor(
+    @Inject(LLM_PROVIDER) private readonly llm: Pick<LlmProvider, 'stream'>,
+    @Inject(AttachmentsService) private readonly attachments: Pick<AttachmentsService, 'storeGenerated'>,
+    @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
+    @Inject(SERVICE_CONFIG)
+    private readonly config: Pick<
+      ChatConfig,
+      'CHAT_WEB_SEARCH' | 'CHAT_IMAGE_GENERATION' | 'LLM_STALL_TIMEOUT_MS' | 'LLM_TOTAL_TIMEOUT_MS'
+    >,
+  ) {}
+
+  async run(ctx: ReplyContext): Promise<void> {
+    ctx.emit({ event: 'phase', data: { phase: 'thinking' } });
+    const events = this.llm.stream({
+      model: ctx.choice.model,
+      system: ctx.prompt.system,
+      turns: ctx.prompt.turns,
+      reasoning: ctx.choice.reasoning,
+      webSearch: this.config.CHAT_WEB_SEARCH,
+      imageGeneration: this.config.CHAT_IMAGE_GENERATION,
+      signal: ctx.stop.signal,
+    });
+    const searching = { now: false };
+    // Deltas that come close together are sent as one event (one frame on the bus, one SSE write).
+    const out = new DeltaCoalescer(ctx.emit);
+    try {
+      for await (const event of this.watched(events, ctx.stop)) await this.take(ctx, out, event, searching);
+    } catch (error) {
+      if (ctx.stop.signal.aborted) throw ctx.stop.signal.reason;
+      throw error instanceof LlmError ? error : new LlmError('unavailable', MODEL_FAILED, { cause: error });
+    } finally {
+      out.flush();
+    }
+    if (ctx.stop.signal.aborted) throw ctx.stop.signal.reason;
+  }
+
+  private async take(ctx: ReplyContext, out: DeltaCoalescer, event: LlmEvent, searching: { now: boolean }): Promise<void> {
+    switch (event.type) {
+      case 'text':
+        if (searching.now) {
+          searching.now = false;
+          out.send({ event: 'phase', data: { phase: 'thinking' } });
+        }
+        ctx.text += event.delta;
+        out.send({ event: 'text', data: { delta: event.delta } });
+        return;
+      case 'reasoning':
+        ctx.reasoning += event.delta;
+        out.send({ event: 'reasoning', data: { delta: event.delta } });
+        return;
+      case 'searching':
+        if (!searching.now) out.send({ event: 'phase', data: { phase: 'searching' } });
+        searching.now = true;
+        return;
+      case 'image_partial':
+        out.send({ event: 'image_partial', data: { index: Math.min(2, Math.max(0, event.index)), data_url: dataUrl(event) } });
+        return;
+      case 'image':
+        try {
+          const file = await this.attachments.storeGenerated(ctx.caller, event.base64, event.mimeType);
+          ctx.images.push(file);
+          out.send({ event: 'image', data: file });
+        } catch (error) {
+          // The image is still shown, in the last preview slot; it is not kept.
+          this.logger.warn({ msg: 'A generated image could not be stored', error: String(error) }, 'StreamStep');
+          out.send({ event: 'image_partial', data: { index: 2, data_url: dataUrl(event) } });
+        }
+        return;
+      case 'meta':
+        ctx.served.requestId ??= event.requestId;
+        ctx.served.model = event.model ?? ctx.served.model;
+        return;
+    }
+  }
+
+  /** The provider's events until it is done, or until `stop` is aborted: by a stall, the total limit, or anyone else. */
+  private async *watched(events: AsyncIterable<LlmEvent>, stop: AbortController): AsyncIterable<LlmEvent> {
+    const { LLM_STALL_TIMEOUT_MS: stallMs, LLM_TOTAL_TIMEOUT_MS: totalMs } = this.config;
+    const total = setTimeout(() => stop.abort(new LlmError('timeout', TOO_LONG)), totalMs);
+    let stall = setTimeout(() => stop.abort(new LlmError('timeout', STALLED)), stallMs);
+    try {
+      for await (const event of events) {
+        clearTimeout(stall);
+        stall = setTimeout(() => stop.abort(new LlmError('timeout', STALLED)), stallMs);
+        yield event;
+        if (stop.signal.aborted) throw new ReplyStopped();
+      }
+    } finally {
+      clearTimeout(total);
+      clearTimeout(stall);
+    }
+  }
+}
+
+function dataUrl(image: { mimeType: string; base64: string }): string {
+  return `data:${image.mimeType};base64,${image.base64}`;
+}

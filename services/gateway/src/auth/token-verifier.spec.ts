@@ -1,0 +1,126 @@
+import { AUTH_RPC, SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
+import { MemoryStore, RpcCallError, type RpcClient } from '@app/platform';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { InvalidTokenError, TokenVerifier } from './token-verifier';
+
+const USER = '00000000-0000-4000-8000-0000000000ad';
+const SESSION = '00000000-0000-4000-8000-0000000000a1';
+const CACHE_SECONDS = 30;
+
+/** The auth service as the gateway sees it: its public keys, and its answer about sessions. */
+class FakeAuth implements Pick<RpcClient, 'call'> {
+  statusAsked = 0;
+  active = true;
+  failure: Error | null = null;
+  /** Runs while the question is in flight (to race an ended mark against the answer). */
+  duringQuestion: () => Promise<void> = async () => undefined;
+
+  constructor(private readonly jwk: Record<string, unknown>) {}
+
+  call: RpcClient['call'] = async (contract) => {
+    if (contract.subject === AUTH_RPC.keys.subject) {
+      return {
+        keys: [{ ...this.jwk, kid: 'k1', alg: 'ES256', use: 'sig' }],
+        issuer: 'assistant',
+        audience: 'assistant-api',
+        algorithms: ['ES256'],
+      } as never;
+    }
+    if (contract.subject === AUTH_RPC.sessionStatus.subject) {
+      this.statusAsked += 1;
+      await this.duringQuestion();
+      if (this.failure) throw this.failure;
+      return { active: this.active } as never;
+    }
+    throw new Error(`unexpected call ${contract.subject}`);
+  };
+}
+
+let kv: MemoryStore;
+let auth: FakeAuth;
+let verifier: TokenVerifier;
+let token: (claims?: Record<string, unknown>, expiresInSeconds?: number) => Promise<string>;
+
+beforeEach(async () => {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  kv = new MemoryStore();
+  auth = new FakeAuth((await exportJWK(publicKey)) as Record<string, unknown>);
+  verifier = new TokenVerifier(auth, kv, { SESSION_STATUS_CACHE_SECONDS: CACHE_SECONDS });
+  token = (claims = {}, expiresInSeconds = 3600) =>
+    new SignJWT({ sid: SESSION, anon: false, ...claims })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer('assistant')
+      .setAudience('assistant-api')
+      .setSubject(USER)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
+      .sign(privateKey);
+});
+
+afterEach(() => kv.close());
+
+describe('TokenVerifier: whether the session still lives', () => {
+  it('asks the auth service when the cache does not know, then trusts a short-lived "active"', async () => {
+    const set = jest.spyOn(kv, 'setIfAbsent');
+    await expect(verifier.verify(await token())).resolves.toEqual({ user_id: USER, session_id: SESSION, is_anon: false });
+    await verifier.verify(await token());
+    expect(auth.statusAsked).toBe(1);
+    expect(set).toHaveBeenCalledWith(sessionStateKey(SESSION), SESSION_STATE.active, CACHE_SECONDS);
+  });
+
+  it('never trusts "active" beyond the token\'s own expiry', async () => {
+    const set = jest.spyOn(kv, 'setIfAbsent');
+    await verifier.verify(await token({}, 10));
+    expect(set.mock.calls[0][2]).toBeLessThanOrEqual(10);
+  });
+
+  it('refuses an ended session and remembers it until the token expires (the database said so)', async () => {
+    auth.active = false;
+    const set = jest.spyOn(kv, 'set');
+    await expect(verifier.verify(await token({}, 600))).rejects.toBeInstanceOf(InvalidTokenError);
+    await expect(verifier.verify(await token({}, 600))).rejects.toBeInstanceOf(InvalidTokenError);
+    expect(auth.statusAsked).toBe(1);
+    expect(set.mock.calls[0][0]).toBe(sessionStateKey(SESSION));
+    expect(set.mock.calls[0][1]).toBe(SESSION_STATE.ended);
+    expect(set.mock.calls[0][2]).toBeGreaterThan(590);
+  });
+
+  it('refuses a session the cache marks ended without asking, even if it was cached active before', async () => {
+    await verifier.verify(await token());
+    await kv.set(sessionStateKey(SESSION), SESSION_STATE.ended, 600); // logout, written by the auth service
+    await expect(verifier.verify(await token())).rejects.toThrow('session ended');
+    expect(auth.statusAsked).toBe(1);
+  });
+
+  it('lets an ended mark written while the question was in flight win over the answer', async () => {
+    auth.duringQuestion = () => kv.set(sessionStateKey(SESSION), SESSION_STATE.ended, 600);
+    await verifier.verify(await token()); // answered before the logout committed
+    await expect(verifier.verify(await token())).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+
+  it('asks once for a burst of requests of one session', async () => {
+    const t = await token();
+    await Promise.all(Array.from({ length: 20 }, () => verifier.verify(t)));
+    expect(auth.statusAsked).toBe(1);
+  });
+
+  it('fails closed when the auth service cannot answer (the request fails, the token is not let through)', async () => {
+    auth.failure = new RpcCallError({ status: 503, detail: 'busy', code: 'unavailable' }, AUTH_RPC.sessionStatus.subject);
+    await expect(verifier.verify(await token())).rejects.toBe(auth.failure);
+    expect(await kv.get(sessionStateKey(SESSION))).toBeNull();
+  });
+
+  it('asks the auth service when the cache itself fails', async () => {
+    jest.spyOn(kv, 'get').mockRejectedValue(new Error('Redis is away'));
+    jest.spyOn(kv, 'setIfAbsent').mockRejectedValue(new Error('Redis is away'));
+    await expect(verifier.verify(await token())).resolves.toMatchObject({ session_id: SESSION });
+    auth.active = false;
+    await expect(verifier.verify(await token())).rejects.toBeInstanceOf(InvalidTokenError);
+    expect(auth.statusAsked).toBe(2);
+  });
+
+  it('refuses malformed session claims without asking', async () => {
+    await expect(verifier.verify(await token({ sid: "x' OR 1=1" }))).rejects.toThrow('malformed claims');
+    expect(auth.statusAsked).toBe(0);
+  });
+});

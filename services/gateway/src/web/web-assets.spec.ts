@@ -1,0 +1,59 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { WebAssets } from './web-assets';
+
+describe('WebAssets', () => {
+  const script = 'export const answer = 42;\n'.repeat(200);
+  let dist: string;
+  let fastify: FastifyInstance;
+
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'web-assets-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Assistant</title>');
+    writeFileSync(join(dist, 'assets/app-1234.js'), script);
+    writeFileSync(join(dist, 'assets/app-1234.js.br'), brotliCompressSync(script));
+    writeFileSync(join(dist, 'assets/app-1234.js.gz'), gzipSync(script));
+    writeFileSync(join(dist, 'assets/plain-1234.js'), script);
+    fastify = Fastify();
+    await new WebAssets(dist).register(fastify);
+    await fastify.ready();
+  });
+
+  afterAll(async () => {
+    await fastify.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  const get = (url: string, encoding?: string) =>
+    fastify.inject({ method: 'GET', url, headers: encoding === undefined ? {} : { 'accept-encoding': encoding } });
+
+  it('sends the brotli file built beside an asset to a browser that accepts it, and says it varies', async () => {
+    const response = await get('/assets/app-1234.js', 'gzip, deflate, br, zstd');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(script);
+  });
+
+  it('sends gzip to a client that accepts only gzip, and the plain file to one that accepts neither', async () => {
+    const gzip = await get('/assets/app-1234.js', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(script);
+    const plain = await get('/assets/app-1234.js', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('sends an asset the build did not compress as it is', async () => {
+    const response = await get('/assets/plain-1234.js', 'br');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.body).toBe(script);
+  });
+});

@@ -1,0 +1,115 @@
+import { Controller, Inject } from '@nestjs/common';
+import { AUTH_RPC } from '@app/contracts/auth';
+import { E164Schema, SMS_CHANNEL_RPC, SMS_EVENTS } from '@app/contracts/sms';
+import { DomainError, EventHandler, RpcClient, RpcHandler, SERVICE_CONFIG, userIdOf, type EventInput, type RpcInput } from '@app/platform';
+import type { SmsConfig } from '../config';
+import { MessagesService } from '../messages/messages.service';
+import { ChannelRepository } from './channel.repository';
+import { GroupsService } from './groups.service';
+import { InboundService, periodOf } from './inbound.service';
+import { OutboundQueue } from './outbound-queue';
+import { WebhookSigning } from './signing';
+
+/** The text channel's calls (webhooks, the caller's state, groups, the development phone) and the outbound queue's consumer. */
+@Controller()
+export class ChannelHandlers {
+  constructor(
+    private readonly inbound: InboundService,
+    private readonly outbound: OutboundQueue,
+    private readonly groups: GroupsService,
+    private readonly channel: ChannelRepository,
+    private readonly signing: WebhookSigning,
+    private readonly messages: MessagesService,
+    private readonly rpc: RpcClient,
+    @Inject(SERVICE_CONFIG) private readonly config: SmsConfig,
+  ) {}
+
+  @RpcHandler(SMS_CHANNEL_RPC.inbound)
+  receive({ data }: RpcInput<typeof SMS_CHANNEL_RPC.inbound>) {
+    return this.inbound.receive(data);
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.status)
+  status({ data }: RpcInput<typeof SMS_CHANNEL_RPC.status>) {
+    return this.inbound.status(data);
+  }
+
+  @EventHandler(SMS_EVENTS.outbound)
+  async deliver({ payload }: EventInput<typeof SMS_EVENTS.outbound>): Promise<void> {
+    await this.outbound.deliver(payload.message_id);
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.service)
+  service() {
+    return {
+      phone_number: this.inbound.assistantNumber,
+      monthly_allowance: this.config.SMS_MONTHLY_ALLOWANCE,
+      max_segments: this.config.SMS_MAX_SEGMENTS,
+      dev_phone: this.messages.devInboxEnabled,
+    };
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.me)
+  async me({ caller }: RpcInput<typeof SMS_CHANNEL_RPC.me>) {
+    const userId = userIdOf(caller);
+    const period = periodOf(new Date());
+    const [known, used] = await Promise.all([this.channel.numberOfUser(userId), this.channel.usage(userId, period)]);
+    let phone = known?.phone ?? null;
+    if (!phone && !caller.is_anon) phone = (await this.rpc.call(AUTH_RPC.me, {}, caller)).phone_number;
+    const optedOut = known?.optedOut ?? (phone ? ((await this.channel.number(phone))?.optedOut ?? false) : false);
+    return {
+      phone_number: phone && E164Schema.safeParse(phone).success ? phone : null,
+      opted_out: optedOut,
+      period,
+      texts_used: used,
+      monthly_allowance: this.config.SMS_MONTHLY_ALLOWANCE,
+    };
+  }
+
+  /** Signs a development phone's webhook: only where the development inbox is (console sink, DEV_SMS_INBOX, not production). */
+  @RpcHandler(SMS_CHANNEL_RPC.devSign)
+  async devSign({ data }: RpcInput<typeof SMS_CHANNEL_RPC.devSign>) {
+    if (!this.messages.devInboxEnabled) throw DomainError.notFound('Not Found');
+    return { signature: await this.signing.sign(data.url, data.params), to: this.inbound.assistantNumber };
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.createGroup)
+  createGroup({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.createGroup>) {
+    return this.groups.create(caller, data.name);
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.listGroups)
+  listGroups({ caller }: RpcInput<typeof SMS_CHANNEL_RPC.listGroups>) {
+    return this.groups.list(caller);
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.getGroup)
+  getGroup({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.getGroup>) {
+    return this.groups.get(caller, data.channel_url);
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.groupMessages)
+  groupMessages({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.groupMessages>) {
+    return this.groups.messages(caller, data.channel_url, data.q, data.limit);
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.createInvite)
+  createInvite({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.createInvite>) {
+    return this.groups.createInvite(caller, data.channel_url);
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.revokeInvite)
+  revokeInvite({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.revokeInvite>) {
+    return this.groups.revokeInvite(caller, data.channel_url, data.invite_id);
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.invite)
+  invite({ data }: RpcInput<typeof SMS_CHANNEL_RPC.invite>) {
+    return this.groups.invite(data.invite_id);
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.join)
+  join({ data }: RpcInput<typeof SMS_CHANNEL_RPC.join>) {
+    return this.groups.join(data.invite_id, data.phone_number);
+  }
+}

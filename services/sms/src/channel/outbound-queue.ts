@@ -1,0 +1,120 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppLogger, SERVICE_CONFIG } from '@app/platform';
+import type { SmsConfig } from '../config';
+import { SMS_SENDER, SmsSendError, type SmsSender } from '../sms/senders/sms-sender';
+import { ChannelRepository } from './channel.repository';
+
+/** Sends are given up on after this many attempts (Twilio down for long): the text is marked failed. */
+export const MAX_SEND_ATTEMPTS = 8;
+/** A send left `sending` longer than this was cut by a crash (the Twilio client gives up after 8 s). */
+const STALE_SEND_MS = 30_000;
+/** How long the queue's consumer waits for another worker's send to finish before coming back later. */
+const HELD_WAIT_MS = 2_000;
+const HELD_POLL_MS = 100;
+
+/** Thrown to have the bus deliver the event again after its back-off (250 ms, 1 s, 5 s, 15 s, 30 s...). */
+export class RetryLater extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'RetryLater';
+  }
+}
+
+/**
+ * The consumer of the outbound queue (`events.sms.outbound`, a durable JetStream consumer, or the
+ * in-process event log in the embedded mode). Each event names a stored text; the text is claimed
+ * (so a redelivered event, a second replica or a restart sends it at most once), checked against the
+ * number's opt-out (a reply queued before a STOP is not sent), then handed to the sender. Twilio's
+ * 5xx and 429 (and no answer at all) are retried with the bus's back-off; other refusals are final.
+ */
+@Injectable()
+export class OutboundQueue {
+  private readonly statusCallback?: string;
+
+  constructor(
+    private readonly channel: ChannelRepository,
+    @Inject(SMS_SENDER) private readonly sender: SmsSender,
+    @Inject(SERVICE_CONFIG) config: Pick<SmsConfig, 'PUBLIC_URL'>,
+    private readonly logger: AppLogger,
+  ) {
+    this.statusCallback = config.PUBLIC_URL ? `${config.PUBLIC_URL.replace(/\/$/, '')}/api/v1/sms/twilio/status` : undefined;
+    channel.onCommitted((ids) => this.sendNow(ids));
+  }
+
+  /**
+   * The fast path: the texts a transaction just queued, sent at once by whoever queued them (the
+   * answer to one number, in order), instead of waiting their turn in the queue's one consumer.
+   * Nothing here throws: a text not sent now (claimed by the consumer first, a crash) is the
+   * consumer's; one Twilio asks to retry goes back to the queue's events, with its back-off.
+   */
+  async sendNow(messageIds: string[]): Promise<void> {
+    for (const id of messageIds) {
+      try {
+        await this.deliver(id, { fastPath: true });
+      } catch (error) {
+        if (error instanceof RetryLater) {
+          await this.channel.requeue(id, Date.now()).catch((failure: unknown) => this.logFailure(id, failure));
+        } else this.logFailure(id, error);
+      }
+    }
+  }
+
+  private logFailure(id: string, error: unknown): void {
+    this.logger.warn({ msg: 'A text was left to the outbound queue', message_id: id, error: String(error) }, 'OutboundQueue');
+  }
+
+  /**
+   * Whether another worker still holds the text after a short wait (a send takes well under a
+   * second; waiting here keeps the ordinary race with the fast path out of the retry log).
+   */
+  private async heldElsewhere(messageId: string): Promise<boolean> {
+    for (let waited = 0; ; waited += HELD_POLL_MS) {
+      if ((await this.channel.outboundStatus(messageId)) !== 'sending') return false;
+      if (waited >= HELD_WAIT_MS) return true;
+      await new Promise((resolve) => setTimeout(resolve, HELD_POLL_MS));
+    }
+  }
+
+  /**
+   * Sends one queued text; throws RetryLater when the provider may take it later. The queue's
+   * consumer also comes back (RetryLater) for a text someone else is sending: if that sender dies
+   * or fails half-way (the text left `sending`), the text is claimed again once stale, instead of
+   * being stranded after its one event was acknowledged.
+   */
+  async deliver(messageId: string, { fastPath = false } = {}): Promise<'sent' | 'skipped' | 'suppressed' | 'failed'> {
+    const message = await this.channel.claimOutbound(messageId, STALE_SEND_MS);
+    if (!message) {
+      if (!fastPath && (await this.heldElsewhere(messageId))) throw new RetryLater('Being sent by another worker');
+      return 'skipped';
+    }
+    // STOP is honoured to the letter: after it only its own confirmation (and the one to START) goes out.
+    if (message.purpose !== 'confirmation') {
+      const number = await this.channel.number(message.to);
+      if (number?.optedOut) {
+        await this.channel.recordOutbound(message.id, { status: 'suppressed', error: 'The number opted out (STOP)' });
+        return 'suppressed';
+      }
+    }
+    try {
+      const result = await this.sender.send({
+        to: message.to,
+        from: message.from ?? undefined,
+        body: message.body,
+        purpose: message.purpose as 'reply',
+        mediaUrls: message.mediaUrls,
+        statusCallback: this.statusCallback,
+      });
+      await this.channel.recordOutbound(message.id, { status: result.status, providerMessageId: result.providerMessageId });
+      return 'sent';
+    } catch (error) {
+      const reason = error instanceof SmsSendError ? error.providerError : String(error);
+      if (error instanceof SmsSendError && error.retryable && message.attempts < MAX_SEND_ATTEMPTS) {
+        await this.channel.recordOutbound(message.id, { status: 'retrying', error: reason });
+        throw new RetryLater(reason);
+      }
+      await this.channel.recordOutbound(message.id, { status: 'failed', error: reason });
+      this.logger.warn({ msg: 'A text could not be sent', message_id: message.id, reason }, 'OutboundQueue');
+      return 'failed';
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import type { SttEngineName, TtsEngineName } from '@app/contracts/tts';
+import { envHelpers } from '@app/platform';
+import { z } from 'zod';
+
+const url = envHelpers.urlWithProtocols(['http', 'https']);
+const MIB = 1024 * 1024;
+
+/**
+ * The tts service's variables. With none set, the offline engine (espeak-ng, on this machine)
+ * speaks and speech-to-text is not available.
+ */
+export const ttsEnvSchema = z
+  .object({
+    /** offline | openai | openai-compatible. Default: openai when OPENAI_API_KEY is set, else offline. */
+    TTS_ENGINE: z.enum(['offline', 'openai', 'openai-compatible']).optional(),
+    OPENAI_API_KEY: z.string().optional(),
+    /** The OpenAI API's address (a local fake in tests); the SDK's default when unset. */
+    OPENAI_BASE_URL: url.optional(),
+    /** The speech server of openai-compatible (any server answering POST <url>/audio/speech). */
+    TTS_BASE_URL: url.optional(),
+    /** Its key, when it wants one (OPENAI_API_KEY otherwise). */
+    TTS_API_KEY: z.string().optional(),
+    /** The model when the request and the user's voice settings name none (openai-compatible: the server's model name). */
+    TTS_DEFAULT_MODEL: z.string().min(1).default('gpt-4o-mini-tts'),
+    /** Speech requests per user and minute (429 above). */
+    TTS_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+    /** Longest wait for the speech provider's first byte. */
+    TTS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
+    /** Bytes of synthesised audio kept for replays, all users together (least recently used first out); 0: no cache. */
+    TTS_CACHE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(64 * 1024 * MIB)
+      .default(256 * MIB),
+    /** A cached clip unused for this long is dropped. */
+    TTS_CACHE_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(365 * 24 * 3600)
+      .default(7 * 24 * 3600),
+    /** Speech-to-text: openai | openai-compatible | none. Default: openai when OPENAI_API_KEY is set, else none. */
+    STT_ENGINE: z.enum(['openai', 'openai-compatible', 'none']).optional(),
+    /** The transcription server of openai-compatible (POST <url>/audio/transcriptions). */
+    STT_BASE_URL: url.optional(),
+    STT_API_KEY: z.string().optional(),
+    STT_MODEL: z.string().min(1).default('gpt-4o-mini-transcribe'),
+    /** Largest recording taken, in bytes (413 above; OpenAI takes at most 25 MiB). */
+    STT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(16 * 1024)
+      .max(25 * MIB)
+      .default(10 * MIB),
+    /** Longest recording the client should send, in seconds (told to it by GET /speech-to-text). */
+    STT_MAX_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  })
+  .superRefine((env, ctx) => {
+    if (ttsEngineOf(env) === 'openai-compatible' && !env.TTS_BASE_URL && !env.OPENAI_BASE_URL)
+      ctx.addIssue({ code: 'custom', path: ['TTS_BASE_URL'], message: 'is needed with TTS_ENGINE=openai-compatible (the speech server)' });
+    if (env.STT_ENGINE === 'openai-compatible' && !env.STT_BASE_URL && !env.OPENAI_BASE_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STT_BASE_URL'],
+        message: 'is needed with STT_ENGINE=openai-compatible (the transcription server)',
+      });
+  });
+export type TtsConfig = z.output<typeof ttsEnvSchema>;
+
+type EngineChoice = Pick<TtsConfig, 'TTS_ENGINE' | 'OPENAI_API_KEY'>;
+
+export function ttsEngineOf(config: EngineChoice): TtsEngineName {
+  return config.TTS_ENGINE ?? (config.OPENAI_API_KEY ? 'openai' : 'offline');
+}
+
+/** The speech-to-text engine, or null when none is configured (no offline one is dependable enough: see the README). */
+export function sttEngineOf(config: Pick<TtsConfig, 'STT_ENGINE' | 'OPENAI_API_KEY'>): Exclude<SttEngineName, 'offline'> | null {
+  const engine = config.STT_ENGINE ?? (config.OPENAI_API_KEY ? 'openai' : 'none');
+  return engine === 'none' ? null : engine;
+}
+
+/** Where and how the SDK reaches a provider. */
+export interface ProviderAccess {
+  baseURL: string | undefined;
+  apiKey: string;
+}
+
+export function speechAccessOf(config: TtsConfig): ProviderAccess {
+  const compatible = ttsEngineOf(config) === 'openai-compatible';
+  return {
+    baseURL: (compatible ? config.TTS_BASE_URL : undefined) ?? config.OPENAI_BASE_URL,
+    apiKey: (compatible ? config.TTS_API_KEY : undefined) ?? config.OPENAI_API_KEY ?? 'not-needed',
+  };
+}
+
+export function transcriptionAccessOf(config: TtsConfig): ProviderAccess {
+  const compatible = sttEngineOf(config) === 'openai-compatible';
+  return {
+    baseURL: (compatible ? config.STT_BASE_URL : undefined) ?? config.OPENAI_BASE_URL,
+    apiKey: (compatible ? config.STT_API_KEY : undefined) ?? config.OPENAI_API_KEY ?? 'not-needed',
+  };
+}

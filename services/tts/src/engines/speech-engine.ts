@@ -1,0 +1,53 @@
+import type { SpeechFormat, TtsEngineName, Voices } from '@app/contracts/tts';
+import type { TtsVoice } from '@app/contracts/insider-config';
+
+/** What an engine is asked to speak (the text already checked, and normalised when asked). */
+export interface SpeechJob {
+  text: string;
+  model: string;
+  voice: TtsVoice;
+  /** 0.25..4, 1 is normal. */
+  speed: number;
+  format: SpeechFormat;
+  signal?: AbortSignal;
+}
+
+/** Audio as it comes out of an engine: its type, the provider's request id, and its bytes in order. */
+export interface SpeechAudio {
+  contentType: string;
+  requestId: string;
+  /** Bytes in all, when known before the first one is sent. */
+  size: number | null;
+  body: AsyncIterable<Buffer>;
+}
+
+export interface SpeechEngine {
+  readonly name: TtsEngineName;
+  /** The TTS_VOICES ids as this engine speaks them. */
+  voices(): Voices;
+  /** Throws SpeechEngineError when the engine fails, a DomainError (422) for a format it cannot make. */
+  synthesize(job: SpeechJob): Promise<SpeechAudio>;
+  /** Starts what the first request would otherwise wait for (the offline engine's worker). */
+  warmUp?(): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export const SPEECH_ENGINE = Symbol('SPEECH_ENGINE');
+
+/** The engine failed: answered 502 with `detail`, a sentence of ours (never the provider's body or key). */
+export class SpeechEngineError extends Error {
+  /** The provider could not read the audio it was sent (speech-to-text): the client's recording, a 422. */
+  readonly undecodable: boolean;
+
+  constructor(
+    readonly detail: string,
+    options: { cause?: unknown; undecodable?: boolean } = {},
+  ) {
+    super(detail, { cause: options.cause });
+    this.undecodable = options.undecodable ?? false;
+    this.name = 'SpeechEngineError';
+  }
+}
+
+/** What the voice picker shows for a voice, per language. */
+export const PREVIEW_TEXT = 'Hello! This is how I sound when I read your answers aloud.';

@@ -1,0 +1,34 @@
+import { Icon } from '../../../ui/Icon';
+import { Header } from '../../layout/components/Header';
+import { uiStore, useUi } from '../../layout/state/uiStore';
+import { ConversationMenu } from './ConversationMenu';
+
+type ChatHeaderProps = { title: string; chatId?: string; withActions: boolean };
+
+/** The conversation's title, with its share button and menu once it exists. */
+export function ChatHeader({ title, chatId, withActions }: ChatHeaderProps) {
+  const shareVisible = useUi((s) => s.shareChatButtonVisible);
+  return (
+    <Header
+      title={<h1 className="header__heading">{title}</h1>}
+      actions={
+        chatId && withActions ? (
+          <>
+            {shareVisible && (
+              <button
+                type="button"
+                className="icon-button"
+                aria-label="Share conversation"
+                title="Share"
+                onClick={() => uiStore.set({ shareChatModalOpen: true })}
+              >
+                <Icon name="share" />
+              </button>
+            )}
+            <ConversationMenu chatId={chatId} />
+          </>
+        ) : null
+      }
+    />
+  );
+}

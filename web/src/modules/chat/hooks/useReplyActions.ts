@@ -1,0 +1,66 @@
+import type { FileReference } from '@app/contracts/chat';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { showToast } from '../../../ui/toastStore';
+import { messageOf } from '../../common/utils/errors';
+import { createConversation } from '../api/chatApi';
+import { dismissDraft, regenerateReply, sendMessage, type ReplyDraft } from '../state/replyStore';
+import type { DisplayMessage } from '../utils/history';
+import { addConversation } from './chatQueries';
+
+type ReplyActionsProps = {
+  chatId: string | undefined;
+  history: DisplayMessage[];
+  all: DisplayMessage[];
+  draft: ReplyDraft | null;
+  /** A reply is about to stream in (the view follows it). */
+  onStart: () => void;
+};
+
+/** Sending, editing, regenerating and retrying, wired to the reply stream. */
+export function useReplyActions({ chatId, history, all, draft, onStart }: ReplyActionsProps) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+
+  /** A message after `previousMessageId` (the end of the active branch by default); a new chat is created first. */
+  const send = async (text: string, previousMessageId?: string | null, files: FileReference[] = []) => {
+    let id = chatId;
+    onStart();
+    if (!id) {
+      try {
+        const created = await createConversation();
+        addConversation(client, created);
+        id = created.chat_id;
+        navigate(`/chat/${id}`, { replace: true });
+      } catch (error) {
+        showToast(messageOf(error, 'The conversation could not be started.'), 'error');
+        return;
+      }
+    }
+    const previous = previousMessageId !== undefined ? previousMessageId : (history.at(-1)?.id ?? null);
+    await sendMessage(client, id, text, previous, files);
+  };
+
+  /** Answers the user message before this reply again, as a new branch. */
+  const regenerate = (assistant: DisplayMessage) => {
+    const user = all.find((m) => m.id === assistant.previous_message_id);
+    if (!chatId || !user) return;
+    onStart();
+    void regenerateReply(client, chatId, { message_id: user.id, previous_message_id: user.previous_message_id });
+  };
+
+  /** After a failed reply: asks again for the stored user message, or sends the text again. */
+  const retry = () => {
+    if (!draft || !chatId) return;
+    if (draft.userMessage) void regenerateReply(client, chatId, draft.userMessage);
+    else if (draft.regenerateOf)
+      void regenerateReply(client, chatId, { message_id: draft.regenerateOf, previous_message_id: draft.previousMessageId });
+    else if (draft.pendingUserText) {
+      const text = draft.pendingUserText;
+      dismissDraft();
+      void send(text, draft.previousMessageId, draft.pendingFiles);
+    }
+  };
+
+  return { send, regenerate, retry };
+}

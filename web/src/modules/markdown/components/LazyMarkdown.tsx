@@ -1,0 +1,37 @@
+import { lazy, Suspense } from 'react';
+
+type LazyMarkdownProps = { text: string; streaming?: boolean };
+
+const load = () => import('./Markdown');
+const Markdown = lazy(() => load().then((module) => ({ default: module.Markdown })));
+
+/**
+ * The markdown renderer (marked and its rules, about 13 KB gzipped) loaded with the first message
+ * shown, not with the empty chat screen. Until it is there, the text shows as it is, in the same
+ * box, so nothing jumps when it arrives.
+ */
+export function LazyMarkdown({ text, streaming }: LazyMarkdownProps) {
+  return (
+    <Suspense
+      fallback={
+        <div className="markdown">
+          <p className="markdown__pending">{text}</p>
+        </div>
+      }
+    >
+      <Markdown text={text} streaming={streaming} />
+    </Suspense>
+  );
+}
+
+let preloading = false;
+
+/**
+ * Starts loading the renderer (once) while the user types the first message, so the reply does not
+ * wait for it; a conversation opened with messages loads it through its first message.
+ */
+export function preloadMarkdown(): void {
+  if (preloading) return;
+  preloading = true;
+  void load();
+}
