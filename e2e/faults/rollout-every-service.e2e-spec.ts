@@ -227,25 +227,38 @@ describeIf('a rolling update of every service under load', () => {
       const crashed = running('memory');
       gone.add(crashed);
       crash.from = performance.now();
-      void crashed.kill('SIGSTOP');
-      // Exchanges of its own, so that events keep coming while the replica is frozen.
-      const duringFreeze = await burst(4, 'during the freeze');
-      // Unacknowledged on two looks half a second apart: held by the frozen replica (the live one acknowledges within ms).
+      // A frozen client cannot renew its pull request: when the one it had open expires (30 s) before
+      // the events come, it takes none. It is then let go for a second to pull again, and frozen anew.
       let held = 0;
-      await until(
-        'the frozen memory replica holding exchange events',
-        async () => {
-          const first = (await exchangeConsumer()).ackPending;
-          await sleep(500);
-          held = Math.min(first, (await exchangeConsumer()).ackPending);
-          return held > 0;
-        },
-        30_000,
-      );
+      const duringFreeze: Promise<unknown>[] = [];
+      for (let attempt = 1; held === 0; attempt++) {
+        void crashed.kill('SIGSTOP');
+        // Exchanges of its own, so that events keep coming while the replica is frozen.
+        duringFreeze.push((await burst(4, `during freeze ${attempt}`)).finished);
+        try {
+          // Unacknowledged on two looks half a second apart: held by the frozen replica (the live one acknowledges within ms).
+          await until(
+            'the frozen memory replica holding exchange events',
+            async () => {
+              const first = (await exchangeConsumer()).ackPending;
+              await sleep(500);
+              held = Math.min(first, (await exchangeConsumer()).ackPending);
+              return held > 0;
+            },
+            15_000,
+          );
+        } catch (error) {
+          if (attempt === 3) throw error;
+          void crashed.kill('SIGCONT');
+          await sleep(1_000);
+        }
+      }
       const crashCode = await crashed.kill('SIGKILL');
-      await duringFreeze.finished;
+      await Promise.all(duringFreeze);
       crash.to = performance.now();
-      report.push(`memory SIGKILL holding about ${held} unacknowledged exchange events: exit ${crashCode}`);
+      report.push(
+        `memory SIGKILL holding about ${held} unacknowledged exchange events (frozen ${duringFreeze.length}×): exit ${crashCode}`,
+      );
       await product.startService('memory');
 
       const exits: { name: string; code: number | null; ms: number; inFlight: number; log: string }[] = [];

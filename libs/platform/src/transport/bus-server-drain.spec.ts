@@ -1,4 +1,4 @@
-import { defineRpc, defineStream, systemCaller } from '@app/contracts';
+import { defineEvent, defineRpc, defineStream, systemCaller } from '@app/contracts';
 import { Observable, Subject } from 'rxjs';
 import { z } from 'zod';
 import { AppLogger } from '../logging/logger';
@@ -18,6 +18,12 @@ const SLOW = defineRpc({
   request: z.object({}).strict(),
   response: z.object({ ok: z.boolean() }),
   description: 'test call',
+});
+
+const NOTED = defineEvent({
+  subject: 'events.probe.noted',
+  payload: z.object({ n: z.number() }),
+  description: 'test event',
 });
 
 interface Message {
@@ -163,5 +169,39 @@ describe('BusServer: heartbeats and draining', () => {
     ]);
     expect(tornDown()).toBe(true);
     expect(await server.idle(Date.now() + 1_000)).toBe(true);
+  });
+
+  it("on drain: waits for an event being handled (its service's database stays open under it), and it is acknowledged once", async () => {
+    const server = new BusServer(
+      bus,
+      { service: 'probe' },
+      new AppLogger({ service: 'probe', level: 'error', format: 'json', sink: () => {} }),
+    );
+    let finish: () => void = () => {};
+    let started = 0;
+    let handled = 0;
+    server.addHandler(
+      NOTED.subject,
+      async () => {
+        started++;
+        await new Promise<void>((resolve) => (finish = resolve));
+        handled++;
+      },
+      true,
+      { contract: NOTED },
+    );
+    await new Promise<void>((resolve, reject) => server.listen((error) => (error ? reject(error) : resolve())));
+    bus.consumersRegistered();
+    const event = encode({ event_id: 'e-1', occurred_at: new Date().toISOString(), payload: { n: 1 } });
+    await bus.publishEvent(NOTED.subject, event, {}, 'e-1');
+    while (started === 0) await new Promise((resolve) => setImmediate(resolve));
+
+    await server.stopAccepting();
+    expect(server.inFlightCount).toBe(1);
+    expect(await server.idle(Date.now() + 20)).toBe(false);
+    finish();
+    expect(await server.idle(Date.now() + 1_000)).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect({ started, handled, retained: bus.retainedEvents }).toEqual({ started: 1, handled: 1, retained: 0 });
   });
 });

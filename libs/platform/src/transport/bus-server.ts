@@ -135,7 +135,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
     return this.close();
   }
 
-  /** Requests being served (reply streams included). */
+  /** Requests being served (reply streams included) and events being handled. */
   get inFlightCount(): number {
     return this.inFlight.size;
   }
@@ -333,6 +333,25 @@ export class BusServer extends Server implements CustomTransportStrategy {
       return 'ack';
     }
     const requestId = event.headers[BUS_HEADERS.requestId] || envelope.data.event_id;
+    // In flight like a request: draining waits for it, so the service's database is not closed under
+    // it. Ended by the grace period, there is nothing to answer: unacknowledged, the event comes back.
+    const work = new InFlight(() => undefined);
+    this.inFlight.add(work);
+    try {
+      return await this.runEventHandler(contract, handler, event, envelope.data, payload.data, requestId);
+    } finally {
+      this.settled(work);
+    }
+  }
+
+  private runEventHandler(
+    contract: EventContract,
+    handler: MessageHandler,
+    event: IncomingEvent,
+    envelope: { event_id: string; occurred_at: string },
+    payload: unknown,
+    requestId: string,
+  ): Promise<'ack' | 'retry'> {
     return runWithRequestContext({ request_id: requestId, subject: contract.subject }, () =>
       withSpan(
         `consume ${contract.subject}`,
@@ -340,7 +359,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
         { 'messaging.destination': contract.subject, 'messaging.delivery_count': event.deliveryCount },
         async () => {
           try {
-            const input = { event_id: envelope.data.event_id, occurred_at: envelope.data.occurred_at, payload: payload.data };
+            const input = { event_id: envelope.event_id, occurred_at: envelope.occurred_at, payload };
             const result$ = this.transformToObservable(await handler(input, new BusContext([contract.subject, event.headers])));
             await lastValueFrom(result$ as Observable<unknown>, { defaultValue: undefined });
             return 'ack' as const;
