@@ -183,10 +183,14 @@ export class BusServer extends Server implements CustomTransportStrategy {
     const work = new InFlight((envelope) => request.respond(encode(envelope)));
     const reply = (envelope: ReplyEnvelope) => work.reply(envelope);
     const fail = (shape: RpcErrorShape) => reply({ ok: false, error: shape });
-    this.inFlight.add(work);
+    await this.counted(work, () => this.serveRequest(contract, handler, request, context, requestId, work, reply, fail));
+  }
 
+  /** Runs `run` with `work` counted in flight: draining waits for it (see `idle`). */
+  private async counted<T>(work: InFlight, run: () => Promise<T>): Promise<T> {
+    this.inFlight.add(work);
     try {
-      await this.serveRequest(contract, handler, request, context, requestId, work, reply, fail);
+      return await run();
     } finally {
       this.settled(work);
     }
@@ -335,45 +339,30 @@ export class BusServer extends Server implements CustomTransportStrategy {
     const requestId = event.headers[BUS_HEADERS.requestId] || envelope.data.event_id;
     // In flight like a request: draining waits for it, so the service's database is not closed under
     // it. Ended by the grace period, there is nothing to answer: unacknowledged, the event comes back.
-    const work = new InFlight(() => undefined);
-    this.inFlight.add(work);
-    try {
-      return await this.runEventHandler(contract, handler, event, envelope.data, payload.data, requestId);
-    } finally {
-      this.settled(work);
-    }
-  }
-
-  private runEventHandler(
-    contract: EventContract,
-    handler: MessageHandler,
-    event: IncomingEvent,
-    envelope: { event_id: string; occurred_at: string },
-    payload: unknown,
-    requestId: string,
-  ): Promise<'ack' | 'retry'> {
-    return runWithRequestContext({ request_id: requestId, subject: contract.subject }, () =>
-      withSpan(
-        `consume ${contract.subject}`,
-        'consumer',
-        { 'messaging.destination': contract.subject, 'messaging.delivery_count': event.deliveryCount },
-        async () => {
-          try {
-            const input = { event_id: envelope.event_id, occurred_at: envelope.occurred_at, payload };
-            const result$ = this.transformToObservable(await handler(input, new BusContext([contract.subject, event.headers])));
-            await lastValueFrom(result$ as Observable<unknown>, { defaultValue: undefined });
-            return 'ack' as const;
-          } catch (error) {
-            const last = event.deliveryCount >= this.maxDeliver;
-            this.log.error(
-              `${this.options.service} failed to handle ${contract.subject} (delivery ${event.deliveryCount} of ${this.maxDeliver})${last ? ': giving up' : ': will retry'}`,
-              error instanceof Error ? error : { error: String(error) },
-              'BusServer',
-            );
-            return 'retry' as const;
-          }
-        },
-        event.headers,
+    return this.counted(new InFlight(() => undefined), () =>
+      runWithRequestContext({ request_id: requestId, subject: contract.subject }, () =>
+        withSpan(
+          `consume ${contract.subject}`,
+          'consumer',
+          { 'messaging.destination': contract.subject, 'messaging.delivery_count': event.deliveryCount },
+          async () => {
+            try {
+              const input = { event_id: envelope.data.event_id, occurred_at: envelope.data.occurred_at, payload: payload.data };
+              const result$ = this.transformToObservable(await handler(input, new BusContext([contract.subject, event.headers])));
+              await lastValueFrom(result$ as Observable<unknown>, { defaultValue: undefined });
+              return 'ack' as const;
+            } catch (error) {
+              const last = event.deliveryCount >= this.maxDeliver;
+              this.log.error(
+                `${this.options.service} failed to handle ${contract.subject} (delivery ${event.deliveryCount} of ${this.maxDeliver})${last ? ': giving up' : ': will retry'}`,
+                error instanceof Error ? error : { error: String(error) },
+                'BusServer',
+              );
+              return 'retry' as const;
+            }
+          },
+          event.headers,
+        ),
       ),
     );
   }
