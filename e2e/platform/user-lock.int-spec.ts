@@ -1,6 +1,7 @@
 import {
   ACCOUNT_DELETED,
   CreateForgottenUsers1763700000002,
+  CreateLivingUserFunction1795451730725,
   createServiceDataSource,
   DomainError,
   forgetUser,
@@ -53,7 +54,7 @@ describe('the per-user lock', () => {
       url: database.url,
       schema: 'svc',
       entities: [],
-      migrations: [CreateForgottenUsers1763700000002],
+      migrations: [CreateForgottenUsers1763700000002, CreateLivingUserFunction1795451730725],
       poolMax: 6,
       applicationName: 'user-lock-test',
     });
@@ -88,6 +89,37 @@ describe('the per-user lock', () => {
     await purge.done;
     await expect(write).rejects.toMatchObject({ status: 401, message: ACCOUNT_DELETED });
     await expect(write).rejects.toBeInstanceOf(DomainError);
+  });
+
+  it('refuses a one-statement write (living_user inside a CTE) that waited for the purge, and writes nothing', async () => {
+    await source.query('CREATE TABLE IF NOT EXISTS svc.note (user_id text NOT NULL, body text NOT NULL)');
+    const user = randomUUID();
+    const purge = holding(source, async (manager) => {
+      await lockUser(manager, user);
+      await forgetUser(manager, user);
+    });
+    await purge.hasLock;
+    // The statement's own snapshot is older than the purge: only the function's fresh one sees it.
+    const write: Promise<{ alive: boolean; written: number }[]> = source.query(
+      `WITH living AS (SELECT living_user($1) AS alive),
+            added AS (INSERT INTO note (user_id, body) SELECT $1, 'hello' FROM living WHERE alive RETURNING 1)
+       SELECT living.alive, (SELECT count(*)::int FROM added) AS written FROM living`,
+      [user],
+    );
+    expect(await stillWaiting(write)).toBe(true);
+    purge.release();
+    await purge.done;
+    expect(await write).toEqual([{ alive: false, written: 0 }]);
+    expect(await source.query('SELECT count(*)::int AS n FROM note WHERE user_id = $1', [user])).toEqual([{ n: 0 }]);
+    // A living user's write goes through.
+    const other = randomUUID();
+    const [row] = await source.query(
+      `WITH living AS (SELECT living_user($1) AS alive),
+            added AS (INSERT INTO note (user_id, body) SELECT $1, 'hello' FROM living WHERE alive RETURNING 1)
+       SELECT living.alive, (SELECT count(*)::int FROM added) AS written FROM living`,
+      [other],
+    );
+    expect(row).toEqual({ alive: true, written: 1 });
   });
 
   it('holds the purge back until a write in progress has committed', async () => {

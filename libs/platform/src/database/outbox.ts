@@ -47,6 +47,43 @@ export interface EnqueueOptions {
 }
 
 /**
+ * An event made ready for the outbox: its envelope checked against the contract, its headers
+ * carrying the current request and trace. `insertSql` writes it as part of a larger statement.
+ */
+export interface PreparedEvent {
+  eventId: string;
+  /** The four parameters `insertSql` refers to, in order. */
+  params: [string, string, string, string];
+  /**
+   * `INSERT INTO outbox ... SELECT ... FROM <from>`, its parameters numbered from `$first`: a
+   * CTE part that writes the event once for each row of `from` (none: the cause did not happen).
+   */
+  insertSql(first: number, from: string): string;
+}
+
+export function prepareEvent<C extends EventContract>(contract: C, payload: PayloadOf<C>, options: EnqueueOptions = {}): PreparedEvent {
+  const envelope: EventEnvelope = {
+    event_id: options.eventId ?? randomUUID(),
+    occurred_at: new Date().toISOString(),
+    payload: contract.payload.parse(payload),
+  };
+  const headers = injectTraceContext({
+    [BUS_HEADERS.requestId]: currentRequestContext()?.request_id ?? envelope.event_id,
+    [BUS_HEADERS.eventSubject]: contract.subject,
+  });
+  const onConflict =
+    options.onDuplicate === 'resend'
+      ? 'DO UPDATE SET envelope = EXCLUDED.envelope, headers = EXCLUDED.headers, sent_at = NULL, attempts = 0, next_attempt_at = now(), last_error = NULL'
+      : 'DO NOTHING';
+  return {
+    eventId: envelope.event_id,
+    params: [envelope.event_id, contract.subject, JSON.stringify(envelope), JSON.stringify(headers)],
+    insertSql: (first, from) =>
+      `INSERT INTO outbox (event_id, subject, envelope, headers) SELECT $${first}, $${first + 1}, $${first + 2}::json, $${first + 3}::json FROM ${from} ON CONFLICT (event_id) ${onConflict}`,
+  };
+}
+
+/**
  * Writes an event to the outbox inside the caller's transaction: it is sent if and only if the
  * transaction commits. The payload is checked against the contract here, not at relay time, so a
  * bad event fails the change that causes it. Returns the event id.
@@ -61,25 +98,10 @@ export async function enqueueEvent<C extends EventContract>(
   if (!runner?.isTransactionActive) {
     throw new Error(`${contract.subject} must be enqueued inside the transaction of the change that causes it`);
   }
-  const envelope: EventEnvelope = {
-    event_id: options.eventId ?? randomUUID(),
-    occurred_at: new Date().toISOString(),
-    payload: contract.payload.parse(payload),
-  };
-  const headers = injectTraceContext({
-    [BUS_HEADERS.requestId]: currentRequestContext()?.request_id ?? envelope.event_id,
-    [BUS_HEADERS.eventSubject]: contract.subject,
-  });
-  const onConflict =
-    options.onDuplicate === 'resend'
-      ? 'DO UPDATE SET envelope = EXCLUDED.envelope, headers = EXCLUDED.headers, sent_at = NULL, attempts = 0, next_attempt_at = now(), last_error = NULL'
-      : 'DO NOTHING';
-  await manager.query(
-    `INSERT INTO outbox (event_id, subject, envelope, headers) VALUES ($1, $2, $3, $4) ON CONFLICT (event_id) ${onConflict}`,
-    [envelope.event_id, contract.subject, JSON.stringify(envelope), JSON.stringify(headers)],
-  );
+  const event = prepareEvent(contract, payload, options);
+  await manager.query(event.insertSql(1, '(SELECT 1) AS one'), event.params);
   runner.data = { ...(runner.data ?? {}), [OUTBOX_WRITTEN]: true };
-  return envelope.event_id;
+  return event.eventId;
 }
 
 /** One event waiting to be relayed. */

@@ -71,6 +71,26 @@ export async function isForgotten(manager: EntityManager, userId: string): Promi
   return rows.length > 0;
 }
 
+/**
+ * `living_user(user_id)`: takes the user's lock in shared mode (as `lockUser(..., 'shared')`) and
+ * answers whether the account lives (no `forgotten_user` row for it). It is VOLATILE, so its check
+ * reads with a snapshot taken after the lock was granted: it sees a purge that committed while it
+ * waited, even when it is called inside a larger statement (a CTE whose writes select `FROM` its
+ * answer). A write that creates rows for a user can so be one statement, one round trip.
+ */
+export const CreateLivingUserFunction1795451730725 = sqlMigration('CreateLivingUserFunction1795451730725', {
+  up: [
+    `CREATE OR REPLACE FUNCTION living_user(p_user_id text) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+     BEGIN
+       PERFORM pg_advisory_xact_lock_shared(hashtext('user:' || p_user_id));
+       RETURN NOT EXISTS (
+         SELECT 1 FROM forgotten_user WHERE user_hash = encode(sha256(convert_to('user:' || p_user_id, 'UTF8')), 'hex')
+       );
+     END $$`,
+  ],
+  down: ['DROP FUNCTION IF EXISTS living_user(text)'],
+});
+
 export const ACCOUNT_DELETED = 'This account has been deleted.';
 
 /**
@@ -80,10 +100,11 @@ export const ACCOUNT_DELETED = 'This account has been deleted.';
  *
  * It takes the user's lock in shared mode: it waits for a purge in progress (which holds the lock
  * exclusively, see `lockUser`) and holds the purge off until it commits, but two such writes for
- * the same user never wait for each other (a user's parallel replies start in parallel). The check
- * is a statement of its own after the lock, so it sees a purge that committed while it waited.
+ * the same user never wait for each other (a user's parallel replies start in parallel). One round
+ * trip: `living_user` (above) checks with a snapshot taken after the lock, so it sees a purge that
+ * committed while it waited.
  */
 export async function lockLivingUser(manager: EntityManager, userId: string): Promise<void> {
-  await lockUser(manager, userId, 'shared');
-  if (await isForgotten(manager, userId)) throw DomainError.unauthorized(ACCOUNT_DELETED);
+  const [row]: { alive: boolean }[] = await manager.query('SELECT living_user($1) AS alive', [userId]);
+  if (!row?.alive) throw DomainError.unauthorized(ACCOUNT_DELETED);
 }

@@ -6,7 +6,11 @@ import { parseConfig } from '../config/config';
 import { createServiceDataSource, migrate } from '../database/data-source';
 import { CreateOutbox1765600000000 } from '../database/outbox';
 import { Outbox } from '../database/outbox-service';
-import { CreateForgottenUsers1763700000002, CreateProcessedEvents1763700000000 } from '../database/processed-events';
+import {
+  CreateForgottenUsers1763700000002,
+  CreateLivingUserFunction1795451730725,
+  CreateProcessedEvents1763700000000,
+} from '../database/processed-events';
 import { AppLogger } from '../logging/logger';
 import { platformMetrics } from '../telemetry/metrics';
 import { BusServer } from '../transport/bus-server';
@@ -37,7 +41,12 @@ export interface ServiceApp {
 }
 
 /** The platform's migrations (applied before the service's own, in every schema). */
-export const PLATFORM_MIGRATIONS = [CreateProcessedEvents1763700000000, CreateForgottenUsers1763700000002, CreateOutbox1765600000000];
+export const PLATFORM_MIGRATIONS = [
+  CreateProcessedEvents1763700000000,
+  CreateForgottenUsers1763700000002,
+  CreateOutbox1765600000000,
+  CreateLivingUserFunction1795451730725,
+];
 
 export function dataSourceFor(definition: ServiceDefinition, runtime: Pick<Runtime, 'env' | 'databaseUrl'>): DataSource {
   return createServiceDataSource({

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { toSafeJson, toSafeText, type PayloadOf } from '@app/contracts';
 import { CHAT_EVENTS } from '@app/contracts/chat';
-import { applyOnce, lockLivingUser, Outbox } from '@app/platform';
+import { ACCOUNT_DELETED, applyOnce, DomainError, lockLivingUser, Outbox } from '@app/platform';
 import { DataSource, In, IsNull, Not, type EntityManager } from 'typeorm';
 import { MessageEntity } from '../messages/message.entity';
 import { ShareEntity } from '../shares/share.entity';
@@ -25,6 +25,47 @@ interface ConversationRow {
   is_shared: boolean;
   created_at: Date;
   updated_at: Date;
+}
+
+interface MessageRow {
+  id: string;
+  chat_id: string;
+  user_id: string;
+  sender: string;
+  author_user_id: string | null;
+  expert_id: string | null;
+  expert_name: string | null;
+  content: string;
+  feedback: MessageEntity['feedback'];
+  hidden: boolean;
+  previous_message_id: string | null;
+  metadata: Record<string, unknown>;
+  status: MessageEntity['status'];
+  lease_expires_at: Date | null;
+  created_at: Date;
+}
+
+const MESSAGE_COLUMNS =
+  'id, chat_id, user_id, sender, author_user_id, expert_id, expert_name, content, feedback, hidden, previous_message_id, metadata, status, lease_expires_at, created_at';
+
+function messageOf(row: MessageRow): MessageEntity {
+  return Object.assign(new MessageEntity(), {
+    id: row.id,
+    chatId: row.chat_id,
+    userId: row.user_id,
+    sender: row.sender,
+    authorUserId: row.author_user_id,
+    expertId: row.expert_id,
+    expertName: row.expert_name,
+    content: row.content,
+    feedback: row.feedback,
+    hidden: row.hidden,
+    previousMessageId: row.previous_message_id,
+    metadata: row.metadata,
+    status: row.status,
+    leaseExpiresAt: row.lease_expires_at,
+    createdAt: row.created_at,
+  });
 }
 
 /** A message's first seven columns, in the order every INSERT INTO message here lists them. */
@@ -127,8 +168,13 @@ export class ChatRepository {
     return message?.chatId ?? null;
   }
 
-  chatMessages(chatId: string): Promise<MessageEntity[]> {
-    return this.messages.find({ where: { chatId, status: WRITTEN }, order: { createdAt: 'ASC' } });
+  /** On every reply's path (the history sent to the model): a plain query, as `findConversation`. */
+  async chatMessages(chatId: string): Promise<MessageEntity[]> {
+    const rows: MessageRow[] = await this.dataSource.query(
+      `SELECT ${MESSAGE_COLUMNS} FROM message WHERE chat_id = $1 AND status <> 'streaming' ORDER BY created_at ASC`,
+      [chatId],
+    );
+    return rows.map(messageOf);
   }
 
   visibleMessages(userId: string, chatIds?: string[]): Promise<MessageEntity[]> {
@@ -178,27 +224,37 @@ export class ChatRepository {
   /**
    * Writes a finished (or cut) reply over its `streaming` row, moves the conversation to it and, for
    * a complete exchange, enqueues `events.chat.exchange.completed` (one event id per reply), all in
-   * one transaction. False when the row is gone (its conversation or account deleted meanwhile).
+   * one statement (one round trip, atomic as a transaction). False when the row is gone (its
+   * conversation or account deleted meanwhile): then nothing is written.
    */
   async finishReply(reply: MessageEntity, conversationId: string, exchange: ExchangeCompleted | null): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const [, written]: [unknown, number] = await manager.query(
-        'UPDATE message SET content = $2, status = $3, metadata = $4::jsonb, lease_expires_at = NULL WHERE id = $1',
-        [reply.id, toSafeText(reply.content), reply.status, toSafeJson(reply.metadata)],
-      );
-      if (!written) return false;
-      await manager.update(ConversationEntity, { id: conversationId }, { lastActiveMessageId: reply.id, lastMessageAt: new Date() });
-      if (exchange) {
-        const event = { ...exchange, assistant_text: toSafeText(exchange.assistant_text) };
-        await this.outbox.enqueue(manager, CHAT_EVENTS.exchangeCompleted, event, { eventId: `exchange:${reply.id}` });
-      }
-      return true;
-    });
+    const event = exchange
+      ? this.outbox.prepare(
+          CHAT_EVENTS.exchangeCompleted,
+          { ...exchange, assistant_text: toSafeText(exchange.assistant_text) },
+          { eventId: `exchange:${reply.id}` },
+        )
+      : null;
+    const [row]: { written: number }[] = await this.dataSource.query(
+      `WITH written AS (
+         UPDATE message SET content = $2, status = $3, metadata = $4::jsonb, lease_expires_at = NULL WHERE id = $1 RETURNING id
+       ), moved AS (
+         UPDATE conversation SET last_active_message_id = $1, last_message_at = clock_timestamp(), updated_at = now()
+         FROM written WHERE conversation.id = $5
+       )${event ? `, queued AS (${event.insertSql(6, 'written')})` : ''}
+       SELECT count(*)::int AS written FROM written`,
+      [reply.id, toSafeText(reply.content), reply.status, toSafeJson(reply.metadata), conversationId, ...(event?.params ?? [])],
+    );
+    const written = (row?.written ?? 0) > 0;
+    if (written && event) this.outbox.written();
+    return written;
   }
 
   /**
    * A new user message, the conversation pointing at it and its reply started (`streaming`, see
-   * `startReply`), in one transaction: there is no instant at which the message has no reply row.
+   * `startReply`), in one statement (one round trip, atomic): there is no instant at which the
+   * message has no reply row. Refused (nothing written) when the account was deleted: `living_user`
+   * takes the user's lock shared first, as `lockLivingUser` does, and every write selects from it.
    */
   async addMessageWithReply(
     message: MessageEntity,
@@ -206,42 +262,43 @@ export class ChatRepository {
     conversationId: string,
     leaseMs: number,
   ): Promise<{ message: MessageEntity; reply: MessageEntity }> {
-    return this.dataSource.transaction(async (manager) => {
-      await lockLivingUser(manager, message.userId);
-      // One statement (one round trip) for the three writes; the reply's clock_timestamp() is after the message's now().
-      const [row]: { message_at: Date; reply_at: Date }[] = await manager.query(
-        `WITH added AS (
-           INSERT INTO message (id, chat_id, user_id, sender, author_user_id, expert_id, expert_name, content, previous_message_id, metadata, status, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, now())
-           RETURNING created_at
-         ), moved AS (
-           UPDATE conversation SET last_active_message_id = $1, last_message_at = added.created_at, updated_at = now()
-           FROM added WHERE conversation.id = $12
-         ), reply AS (
-           INSERT INTO message (id, chat_id, user_id, sender, author_user_id, expert_id, expert_name, content, previous_message_id, metadata, status, lease_expires_at, created_at)
-           SELECT $13, $14, $15, $16, $17, $18, $19, $20, $1, $21::jsonb, 'streaming', clock_timestamp() + make_interval(secs => $22), clock_timestamp()
-           FROM added
-           RETURNING created_at
-         )
-         SELECT added.created_at AS message_at, reply.created_at AS reply_at FROM added, reply`,
-        [
-          ...authorship(message),
-          message.content,
-          message.previousMessageId,
-          JSON.stringify(message.metadata),
-          message.status,
-          conversationId,
-          ...authorship(reply),
-          toSafeText(reply.content),
-          toSafeJson(reply.metadata),
-          leaseMs / 1000,
-        ],
-      );
-      return {
-        message: this.messages.create({ ...message, createdAt: row.message_at }),
-        reply: this.messages.create({ ...reply, previousMessageId: message.id, status: 'streaming', createdAt: row.reply_at }),
-      };
-    });
+    // The reply's clock_timestamp() is after the message's now().
+    const [row]: { alive: boolean; message_at: Date | null; reply_at: Date | null }[] = await this.dataSource.query(
+      `WITH living AS (
+         SELECT living_user($3::uuid::text) AS alive
+       ), added AS (
+         INSERT INTO message (id, chat_id, user_id, sender, author_user_id, expert_id, expert_name, content, previous_message_id, metadata, status, created_at)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, now() FROM living WHERE alive
+         RETURNING created_at
+       ), moved AS (
+         UPDATE conversation SET last_active_message_id = $1, last_message_at = added.created_at, updated_at = now()
+         FROM added WHERE conversation.id = $12
+       ), reply AS (
+         INSERT INTO message (id, chat_id, user_id, sender, author_user_id, expert_id, expert_name, content, previous_message_id, metadata, status, lease_expires_at, created_at)
+         SELECT $13, $14, $15, $16, $17, $18, $19, $20, $1, $21::jsonb, 'streaming', clock_timestamp() + make_interval(secs => $22), clock_timestamp()
+         FROM added
+         RETURNING created_at
+       )
+       SELECT living.alive, added.created_at AS message_at, reply.created_at AS reply_at
+       FROM living LEFT JOIN added ON true LEFT JOIN reply ON true`,
+      [
+        ...authorship(message),
+        message.content,
+        message.previousMessageId,
+        JSON.stringify(message.metadata),
+        message.status,
+        conversationId,
+        ...authorship(reply),
+        toSafeText(reply.content),
+        toSafeJson(reply.metadata),
+        leaseMs / 1000,
+      ],
+    );
+    if (!row?.alive || !row.message_at || !row.reply_at) throw DomainError.unauthorized(ACCOUNT_DELETED);
+    return {
+      message: this.messages.create({ ...message, createdAt: row.message_at }),
+      reply: this.messages.create({ ...reply, previousMessageId: message.id, status: 'streaming', createdAt: row.reply_at }),
+    };
   }
 
   /**
