@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The start of a reply in `npm run bench`: the time from POST /chats/{id}/messages to the first text
 // delta on the SSE stream, minus the model's own delay before its first token (a fake OpenAI server
-// through the real SDK), for one reply and for many started at once; and the CPU the whole process
-// (gateway, bus, services, database driver, the fake and the clients: everything runs here) spends
-// per start. Each start is a new conversation's first message, as in bench-stream.
+// through the real SDK), for one reply and for many started at once; and the CPU the product's
+// process (gateway, bus, services, database driver) spends per start. The fake model and the
+// clients run in a load process of their own (bench-load.mjs). Each start is a new conversation's
+// first message, as in bench-stream.
 //   BENCH_START_LEVELS (default 1,500), BENCH_START_SINGLES (how many single starts, 30),
 //   BENCH_TRANSPORTS (in-process,nats),
 //   BENCH_START_PROFILE=<dir>: writes a CPU profile of the largest level's starts there (.cpuprofile),
@@ -12,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { spawnLoad } from './bench-load.mjs';
 import { build } from './build.mjs';
 import { guestToken, newConversation, percentile, reachable, root } from './lib.mjs';
 
@@ -60,32 +62,11 @@ function instrument(stack) {
     timeMethods(chat.get(dist(file)[name]), name);
 }
 
-/** One start: POST, read the SSE until the first text delta; the rest of the reply is read to its end. */
-async function start(base, token, chatId, marker) {
-  const started = performance.now();
-  const res = await fetch(`${base}/api/v1/chats/${chatId}/messages`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ content: marker }),
-  });
-  if (res.status !== 200) return { started, failed: `${res.status} ${await res.text()}` };
-  let first;
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of res.body) {
-    if (first !== undefined) continue;
-    text += decoder.decode(chunk, { stream: true });
-    if (text.includes('event: text')) first = performance.now();
-  }
-  return { started, first };
-}
-
-async function run(stack, fake, token, concurrency, profile) {
+async function run(stack, load, token, concurrency, profile) {
   const newChat = () => newConversation(stack.url, token);
   const chats = [];
   for (let i = 0; i < concurrency; i++) chats.push(await newChat());
-  fake.reset();
-  fake.setDefaultReply('responses', () => ({ steps: [{ delayMs: FIRST_DELAY_MS }, { text: 'first second', intervalMs: 1 }] }));
+  await load.reply({ firstDelayMs: FIRST_DELAY_MS, text: 'first second', intervalMs: 1 });
   const markers = chats.map((_, i) => `start-${concurrency}-${i}-${Math.random().toString(36).slice(2)}`);
   steps.clear();
   const session = profile ? new Session() : undefined;
@@ -96,7 +77,7 @@ async function run(stack, fake, token, concurrency, profile) {
     await session.post('Profiler.start');
   }
   const cpu = process.cpuUsage();
-  const results = await Promise.all(markers.map((marker, i) => start(stack.url, token, chats[i], marker)));
+  const { overhead, failures } = await load.start(stack.url, token, chats, markers);
   const used = process.cpuUsage(cpu);
   if (session) {
     const { profile: written } = await session.post('Profiler.stop');
@@ -106,17 +87,6 @@ async function run(stack, fake, token, concurrency, profile) {
     console.log(`CPU profile: ${file}`);
     session.disconnect();
   }
-  const requests = fake.requests('responses').filter((r) => r.stream);
-  const overhead = [];
-  const failures = [];
-  markers.forEach((marker, i) => {
-    const request = requests.find((r) => JSON.stringify(r.body.input).includes(marker));
-    const { started, first, failed } = results[i];
-    if (failed) failures.push(failed);
-    if (!request || first === undefined) return;
-    const written = fake.emitted(request.requestId).find((e) => e.event === 'response.output_text.delta');
-    if (written) overhead.push(first - started - (written.at - request.at));
-  });
   if (failures.length) console.log(`${failures.length} of ${concurrency} starts failed, e.g. ${failures[0]}`);
   return { overhead, cpuMs: (used.user + used.system) / 1000 / concurrency };
 }
@@ -131,15 +101,14 @@ for (const transport of transports) {
     console.error(`PostgreSQL does not answer at ${testing.machine.databaseUrl}.`);
     process.exit(1);
   }
-  const fake = new testing.FakeOpenAI();
-  await fake.start();
+  const load = await spawnLoad();
   const environment = await testing.createTestEnvironment('benchstart', transport);
   const stack = await bootEmbedded({
     ...environment.env,
     LOG_LEVEL: 'error',
     LLM_PROVIDER: 'openai',
     OPENAI_API_KEY: 'bench',
-    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_BASE_URL: load.baseURL,
     CHAT_MODEL: 'bench-model',
     CHAT_GUEST_DAILY_LIMIT: '1000000',
     RATE_LIMIT_PER_MINUTE: '1000000',
@@ -148,7 +117,7 @@ for (const transport of transports) {
   try {
     if (timeSteps) instrument(stack);
     const token = await guestToken(stack.url);
-    await run(stack, fake, token, 20); // warm-up
+    await run(stack, load, token, 20); // warm-up
     for (const concurrency of levels) {
       const samples = [];
       let cpuMs = 0;
@@ -157,7 +126,7 @@ for (const transport of transports) {
         const last = i === rounds - 1;
         const result = await run(
           stack,
-          fake,
+          load,
           token,
           concurrency,
           last && profileDir && concurrency === Math.max(...levels) ? transport : undefined,
@@ -175,7 +144,7 @@ for (const transport of transports) {
   } finally {
     await stack.close();
     await environment.cleanup();
-    await fake.stop();
+    await load.stop();
   }
 }
 
@@ -184,7 +153,7 @@ console.log(
   `\nReply start: POST to the first text delta, minus the model's ${FIRST_DELAY_MS} ms before its first token (${require('node:os').availableParallelism()} cores)`,
 );
 console.log(
-  `${pad('transport', 12)}${pad('at once', 9)}${pad('n', 7)}${pad('p50 ms', 10)}${pad('p99 ms', 10)}CPU per start ms (whole process)`,
+  `${pad('transport', 12)}${pad('at once', 9)}${pad('n', 7)}${pad('p50 ms', 10)}${pad('p99 ms', 10)}CPU per start ms (the product's process)`,
 );
 for (const r of rows)
   console.log(

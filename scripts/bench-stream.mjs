@@ -1,18 +1,21 @@
 #!/usr/bin/env node
 // The streaming case of `npm run bench`: how much latency the product adds between the model and
 // the browser. A fake OpenAI server (through the real SDK) emits timed tokens; N clients stream at
-// once through the gateway (SSE); each text delta's arrival is compared with when the fake wrote it
-// (same process, same clock). Also the time from POST to the first delta, minus the fake's own delay.
+// once through the gateway (SSE); each text delta's arrival is compared with when the fake wrote it.
+// The fake and the clients run in a load process of their own (bench-load.mjs: same clock for both),
+// the product in this one. Also the time from POST to the first delta, minus the fake's own delay.
 // A start the service refuses (503 while it is overloaded) is counted, not fatal. The added latency
 // is also given for the deltas that arrived once every stream of the level had started ("steady"),
 // apart from the CPU that starting the others takes at the same time.
 // Then the idle case: BENCH_IDLE_STREAMS replies kept open with nothing to say (the model silent,
 // heartbeats only) by a client in another process, and what holding them costs this process
-// (gateway, chat service and fake model together: an upper bound for the gateway alone).
+// (gateway and chat service together: an upper bound for the gateway alone).
 //   BENCH_STREAMS (default 1,100,500), BENCH_STREAM_TOKENS (40), BENCH_TOKEN_INTERVAL_MS (25),
-//   BENCH_FIRST_TOKEN_DELAY_MS (50), BENCH_TRANSPORTS (in-process,nats), BENCH_IDLE_STREAMS (5000; 0 skips)
+//   BENCH_FIRST_TOKEN_DELAY_MS (50), BENCH_TRANSPORTS (in-process,nats), BENCH_IDLE_STREAMS (5000; 0 skips),
+//   BENCH_STREAM_PROFILE=<dir>: a CPU profile of the product while the largest level streams
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
@@ -20,6 +23,7 @@ import { runInNewContext } from 'node:vm';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnLoad } from './bench-load.mjs';
 import { build } from './build.mjs';
 import { guestToken, newConversation, percentile, reachable, root } from './lib.mjs';
 
@@ -29,6 +33,26 @@ const intervalMs = Number(process.env.BENCH_TOKEN_INTERVAL_MS ?? 25);
 const firstDelayMs = Number(process.env.BENCH_FIRST_TOKEN_DELAY_MS ?? 50);
 const transports = (process.env.BENCH_TRANSPORTS ?? 'in-process,nats').split(',');
 const idleStreams = Number(process.env.BENCH_IDLE_STREAMS ?? 5000);
+const profileDir = process.env.BENCH_STREAM_PROFILE;
+
+/** A CPU profile of this process (the product) from now; `stop(name)` writes it and answers its path. */
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 1000 });
+  await session.post('Profiler.start');
+  return {
+    stop: async (name) => {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      mkdirSync(profileDir, { recursive: true });
+      const file = join(profileDir, `${name}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      return file;
+    },
+  };
+}
 // A full collection before each memory reading, so that it counts what is held, not what awaits collection.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -38,38 +62,12 @@ const require = createRequire(join(root, 'package.json'));
 const { bootEmbedded } = require('./deploy/embedded/dist/index.js');
 const testing = require('./libs/testing/dist/index.js');
 
-/** One client: POST, read the SSE, note when each text delta arrives. */
-async function stream(base, token, chatId, marker) {
-  const started = performance.now();
-  const res = await fetch(`${base}/api/v1/chats/${chatId}/messages`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ content: marker }),
-  });
-  if (res.status !== 200) {
-    if (res.status === 503 || res.status === 429) return { started, arrivals: [], refused: (await res.text(), true) };
-    throw new Error(`stream answered ${res.status}: ${await res.text()}`);
-  }
-  const arrivals = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of res.body) {
-    const now = performance.now();
-    buffer += decoder.decode(chunk, { stream: true });
-    const blocks = buffer.split('\n\n');
-    buffer = blocks.pop();
-    for (const block of blocks) if (block.startsWith('event: text')) arrivals.push(now);
-  }
-  return { started, arrivals };
-}
-
 /**
  * Opens `idleStreams` replies whose model stays silent, from a client in another process (its
  * sockets are not this process's memory), and measures this process before and with them open.
  */
-async function holdIdle(base, token, fake) {
-  fake.reset();
-  fake.setDefaultReply('responses', () => ({ steps: [{ delayMs: 20 * 60_000 }] }));
+async function holdIdle(base, token, load) {
+  await load.reply({ silent: true });
   gc();
   const before = process.memoryUsage();
   const client = spawn(process.execPath, ['--input-type=module', '-e', IDLE_CLIENT], {
@@ -90,7 +88,7 @@ async function holdIdle(base, token, fake) {
   gc();
   const held = process.memoryUsage();
   client.kill();
-  await fake.stop(); // ends the silent model calls
+  await load.stop(); // ends the silent model calls
   const mib = (bytes) => bytes / 1024 / 1024;
   return {
     opened,
@@ -141,10 +139,9 @@ for (const transport of transports) {
     console.log('NATS does not answer: skipping the NATS transport.');
     continue;
   }
-  const fake = new testing.FakeOpenAI();
-  await fake.start();
+  const load = await spawnLoad();
   const text = Array.from({ length: tokens }, (_, i) => `t${i}`).join(' ');
-  fake.setDefaultReply('responses', () => ({ steps: [{ delayMs: firstDelayMs }, { text, intervalMs }] }));
+  const reply = { firstDelayMs, text, intervalMs };
   const usePostgres = await reachable(testing.machine.databaseUrl.replace(/^postgres/, 'http'));
   const environment = usePostgres ? await testing.createTestEnvironment('benchstream', transport) : undefined;
   const dataDir = usePostgres ? undefined : mkdtempSync(join(tmpdir(), 'assistant-bench-'));
@@ -153,7 +150,7 @@ for (const transport of transports) {
     LOG_LEVEL: 'error',
     LLM_PROVIDER: 'openai',
     OPENAI_API_KEY: 'bench',
-    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_BASE_URL: load.baseURL,
     CHAT_MODEL: 'bench-model',
     // The idle replies stay silent for minutes: neither side may give up on them meanwhile.
     LLM_STALL_TIMEOUT_MS: '600000',
@@ -167,36 +164,22 @@ for (const transport of transports) {
     const token = await guestToken(stack.url);
     // One conversation per client, as real users would have.
     const newChat = () => newConversation(stack.url, token);
-    await stream(stack.url, token, await newChat(), 'warm-up');
+    await load.reply(reply);
+    await load.stream(stack.url, token, [await newChat()], ['warm-up']);
     for (const concurrency of levels) {
-      fake.reset();
-      fake.setDefaultReply('responses', () => ({ steps: [{ delayMs: firstDelayMs }, { text, intervalMs }] }));
+      await load.reply(reply);
       const markers = Array.from({ length: concurrency }, (_, i) => `bench-${concurrency}-${i}`);
       const chats = [];
       for (let i = 0; i < concurrency; i++) chats.push(await newChat());
-      const results = await Promise.all(markers.map((marker, i) => stream(stack.url, token, chats[i], marker)));
-      const added = [];
-      const steady = [];
-      const firstOverhead = [];
-      const refused = results.filter((r) => r.refused).length;
-      const requests = fake.requests('responses').filter((r) => r.stream);
-      // When the last stream of the level had its first delta: every start is behind us.
-      const allStarted = Math.max(...results.map((r) => r.arrivals[0] ?? -Infinity));
-      markers.forEach((marker, i) => {
-        const request = requests.find((r) => JSON.stringify(r.body.input).includes(marker));
-        if (!request) return;
-        const written = fake
-          .emitted(request.requestId)
-          .filter((e) => e.event === 'response.output_text.delta')
-          .map((e) => e.at);
-        const { started, arrivals } = results[i];
-        written.forEach((at, k) => {
-          if (arrivals[k] === undefined) return;
-          added.push(arrivals[k] - at);
-          if (at > allStarted) steady.push(arrivals[k] - at);
-        });
-        if (arrivals.length && written.length) firstOverhead.push(arrivals[0] - started - (written[0] - request.at));
-      });
+      const profiling = profileDir && concurrency === Math.max(...levels) ? await startProfile() : undefined;
+      const cpu = process.cpuUsage();
+      const { added, steady, firstOverhead, refused, failures, load: busy } = await load.stream(stack.url, token, chats, markers);
+      const used = process.cpuUsage(cpu);
+      if (profiling) console.log(`CPU profile: ${await profiling.stop(`stream-${transport}-${concurrency}`)}`);
+      console.log(
+        `${transport}: ${concurrency} streams; the load process used ${(busy.cpuShare * 100).toFixed(0)} % of a core, its event loop's delay p99 ${busy.lagP99Ms.toFixed(1)} ms`,
+      );
+      if (failures.length) console.log(`${failures.length} of ${concurrency} streams failed, e.g. ${failures[0]}`);
       rows.push({
         transport,
         concurrency,
@@ -208,14 +191,15 @@ for (const transport of transports) {
         steady99: percentile(steady, 99),
         first50: percentile(firstOverhead, 50),
         first99: percentile(firstOverhead, 99),
+        cpuPerDeltaUs: (used.user + used.system) / Math.max(1, added.length),
       });
       console.log(`${transport}: ${concurrency} streams done`);
     }
-    if (idleStreams > 0) idleRows.push({ transport, ...(await holdIdle(stack.url, token, fake)) });
+    if (idleStreams > 0) idleRows.push({ transport, ...(await holdIdle(stack.url, token, load)) });
   } finally {
     await stack.close();
     await environment?.cleanup();
-    await fake.stop();
+    await load.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -226,14 +210,16 @@ console.log(
   `\nStreaming (${availableParallelism()} cores): ${tokens} tokens every ${intervalMs} ms after ${firstDelayMs} ms; latency added between the model and the SSE client (goal: p99 under 10 ms)`,
 );
 console.log(
-  `${pad('transport', 12)}${pad('streams', 9)}${pad('refused', 9)}${pad('deltas', 9)}${pad('added p50 ms', 14)}${pad('added p99 ms', 14)}${pad('steady p99 ms', 15)}${pad('POST→1st delta overhead p50', 29)}p99`,
+  `${pad('transport', 12)}${pad('streams', 9)}${pad('refused', 9)}${pad('deltas', 9)}${pad('added p50 ms', 14)}${pad('added p99 ms', 14)}${pad('steady p99 ms', 15)}${pad('POST→1st delta overhead p50', 29)}${pad('p99', 9)}product CPU per delta µs`,
 );
 for (const r of rows)
   console.log(
-    `${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.refused, 9)}${pad(r.deltas, 9)}${pad(ms(r.p50), 14)}${pad(ms(r.p99), 14)}${pad(`${ms(r.steady99)} (${r.steady})`, 15)}${pad(ms(r.first50), 29)}${ms(r.first99)}`,
+    `${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.refused, 9)}${pad(r.deltas, 9)}${pad(ms(r.p50), 14)}${pad(ms(r.p99), 14)}${pad(`${ms(r.steady99)} (${r.steady})`, 15)}${pad(ms(r.first50), 29)}${pad(ms(r.first99), 9)}${r.cpuPerDeltaUs.toFixed(0)}`,
   );
 if (idleRows.length) {
-  console.log(`\nIdle reply streams held open (goal: 5,000 under 1 GiB); memory of the whole process (gateway + chat + fake model)`);
+  console.log(
+    `\nIdle reply streams held open (goal: 5,000 under 1 GiB); memory of the product's process (gateway + chat + the other services)`,
+  );
   console.log(
     `${pad('transport', 12)}${pad('open', 7)}${pad('failed', 8)}${pad('opened in s', 13)}${pad('RSS MiB', 10)}${pad('RSS added MiB', 15)}${pad('heap added MiB', 16)}per stream KiB`,
   );

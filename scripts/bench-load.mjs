@@ -1,0 +1,176 @@
+// The load of the streaming benches (bench-stream, bench-start), in a process of its own: the fake
+// OpenAI server (driven through the real SDK by the chat service) and the HTTP clients. The product
+// under test runs in the bench's process alone, as it would on a server, so its CPU and event-loop
+// figures are its own, not shared with hundreds of clients and the fake model. The fake and the
+// clients share this process's clock, so "when the model wrote a token" and "when the client read
+// it" compare exactly.
+//
+// `spawnLoad()` starts it and answers a handle; the child speaks over the IPC channel:
+//   { type: 'reply', reply: { firstDelayMs, text?, intervalMs?, silent? } }  what the model answers
+//   { type: 'stream', base, token, chats, markers }  each client streams a whole reply
+//   { type: 'start', base, token, chats, markers }   each client reads up to the first text delta
+//   { type: 'stop' }
+import { fork } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { root } from './lib.mjs';
+
+/** Starts the load process; resolves once its fake model listens. */
+export async function spawnLoad() {
+  const child = fork(fileURLToPath(import.meta.url), ['child'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let nextId = 0;
+  const waiting = new Map();
+  child.on('message', (message) => {
+    const pending = waiting.get(message.id);
+    if (!pending) return;
+    waiting.delete(message.id);
+    if (message.error) pending.reject(new Error(message.error));
+    else pending.resolve(message.result);
+  });
+  child.once('exit', (code) => {
+    for (const pending of waiting.values()) pending.reject(new Error(`the load process exited (${code})`));
+    waiting.clear();
+  });
+  const ask = (request) =>
+    new Promise((resolve, reject) => {
+      const id = ++nextId;
+      waiting.set(id, { resolve, reject });
+      child.send({ ...request, id });
+    });
+  const { baseURL } = await ask({ type: 'ready' });
+  return {
+    baseURL,
+    /** What the fake model answers from now on (and forgets what it recorded). */
+    reply: (reply) => ask({ type: 'reply', reply }),
+    /** Streams whole replies; per delta, when the model wrote it against when the client read it. */
+    stream: (base, token, chats, markers) => ask({ type: 'stream', base, token, chats, markers }),
+    /** Reads each reply up to its first text delta; POST → first delta minus the model's own delay. */
+    start: (base, token, chats, markers) => ask({ type: 'start', base, token, chats, markers }),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await ask({ type: 'stop' }).catch(() => undefined);
+      await exited;
+    },
+  };
+}
+
+/** One client: POST a message, read the SSE, note when each text delta arrives (all of them, or the first). */
+async function post(base, token, chatId, marker, firstOnly) {
+  const started = performance.now();
+  const res = await fetch(`${base}/api/v1/chats/${chatId}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ content: marker }),
+  });
+  if (res.status !== 200) {
+    const body = await res.text();
+    if (res.status === 503 || res.status === 429) return { started, arrivals: [], refused: true };
+    return { started, arrivals: [], failed: `${res.status} ${body}` };
+  }
+  const arrivals = [];
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of res.body) {
+    if (firstOnly && arrivals.length) continue; // the rest is read to its end, not parsed
+    const now = performance.now();
+    buffer += decoder.decode(chunk, { stream: true });
+    const blocks = buffer.split('\n\n');
+    buffer = blocks.pop();
+    for (const block of blocks) if (block.startsWith('event: text')) arrivals.push(now);
+  }
+  return { started, arrivals };
+}
+
+async function child() {
+  const require = createRequire(join(root, 'package.json'));
+  const testing = require('./libs/testing/dist/index.js');
+  const fake = new testing.FakeOpenAI();
+  await fake.start();
+
+  /** For each client, the model's request and the times it wrote its text deltas. */
+  const written = (markers) => {
+    const requests = fake.requests('responses').filter((r) => r.stream);
+    return markers.map((marker) => {
+      const request = requests.find((r) => JSON.stringify(r.body.input).includes(marker));
+      if (!request) return undefined;
+      const deltas = fake
+        .emitted(request.requestId)
+        .filter((e) => e.event === 'response.output_text.delta')
+        .map((e) => e.at);
+      return { at: request.at, deltas };
+    });
+  };
+
+  const handlers = {
+    ready: () => ({ baseURL: fake.baseURL }),
+    reply: ({ reply }) => {
+      fake.reset();
+      const steps = reply.silent
+        ? [{ delayMs: 20 * 60_000 }]
+        : [{ delayMs: reply.firstDelayMs }, { text: reply.text, intervalMs: reply.intervalMs }];
+      fake.setDefaultReply('responses', () => ({ steps }));
+      return null;
+    },
+    stream: async ({ base, token, chats, markers }) => {
+      const results = await Promise.all(markers.map((marker, i) => post(base, token, chats[i], marker, false)));
+      const models = written(markers);
+      const added = [];
+      const steady = [];
+      const firstOverhead = [];
+      // When the last stream had its first delta: every start is behind us.
+      const allStarted = Math.max(...results.map((r) => r.arrivals[0] ?? -Infinity));
+      results.forEach(({ started, arrivals }, i) => {
+        const model = models[i];
+        if (!model) return;
+        model.deltas.forEach((at, k) => {
+          if (arrivals[k] === undefined) return;
+          added.push(arrivals[k] - at);
+          if (at > allStarted) steady.push(arrivals[k] - at);
+        });
+        if (arrivals.length && model.deltas.length) firstOverhead.push(arrivals[0] - started - (model.deltas[0] - model.at));
+      });
+      const failures = results.filter((r) => r.failed).map((r) => r.failed);
+      return { added, steady, firstOverhead, refused: results.filter((r) => r.refused).length, failures };
+    },
+    start: async ({ base, token, chats, markers }) => {
+      const results = await Promise.all(markers.map((marker, i) => post(base, token, chats[i], marker, true)));
+      const models = written(markers);
+      const overhead = [];
+      results.forEach(({ started, arrivals }, i) => {
+        const model = models[i];
+        if (model && arrivals.length && model.deltas.length) overhead.push(arrivals[0] - started - (model.deltas[0] - model.at));
+      });
+      const failures = results.filter((r) => r.failed || r.refused).map((r) => r.failed ?? 'refused (503 or 429)');
+      return { overhead, failures };
+    },
+    stop: async () => {
+      await fake.stop(); // ends the silent model calls
+      setImmediate(() => process.exit(0));
+      return null;
+    },
+  };
+
+  process.on('message', async (message) => {
+    try {
+      // How busy this process was meanwhile: when it is saturated, its own delays are in the figures.
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const lag = monitorEventLoopDelay({ resolution: 5 });
+      lag.enable();
+      const result = await handlers[message.type](message);
+      lag.disable();
+      const used = process.cpuUsage(cpu);
+      if (result && (message.type === 'stream' || message.type === 'start'))
+        result.load = { cpuShare: (used.user + used.system) / 1000 / (performance.now() - started), lagP99Ms: lag.percentile(99) / 1e6 };
+      process.send({ id: message.id, result });
+    } catch (error) {
+      process.send({ id: message.id, error: String(error?.stack ?? error) });
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+if (process.argv[2] === 'child') await child();
