@@ -77,13 +77,20 @@ async function holdIdle(base, token, load) {
   const lines = createInterface({ input: client.stdout });
   let opened = 0;
   let failed = 0;
+  let ended = 0;
+  let done = () => {};
+  const allOpened = new Promise((resolve) => (done = resolve));
   const startedAt = performance.now();
-  for await (const line of lines) {
+  let openSeconds = 0;
+  lines.on('line', (line) => {
     const message = JSON.parse(line);
-    if (message.opened !== undefined) ({ opened, failed } = message);
-    if (message.done) break;
-  }
-  const openSeconds = (performance.now() - startedAt) / 1000;
+    ({ opened, failed, ended } = message);
+    if (message.done) {
+      openSeconds = (performance.now() - startedAt) / 1000;
+      done();
+    }
+  });
+  await allOpened;
   await new Promise((r) => setTimeout(r, 3000)); // heartbeats flowing, nothing else
   gc();
   const held = process.memoryUsage();
@@ -91,29 +98,33 @@ async function holdIdle(base, token, load) {
   await load.stop(); // ends the silent model calls
   const mib = (bytes) => bytes / 1024 / 1024;
   return {
-    opened,
-    failed,
+    held: opened - ended,
+    failed: failed + ended,
     openSeconds,
     rssMiB: mib(held.rss),
     rssAddedMiB: mib(held.rss - before.rss),
     heapAddedMiB: mib(held.heapUsed - before.heapUsed),
-    perStreamKiB: (held.rss - before.rss) / 1024 / Math.max(1, opened),
+    perStreamKiB: (held.rss - before.rss) / 1024 / Math.max(1, opened - ended),
   };
 }
 
-/** The idle client: opens COUNT reply streams, at most 50 starting at a time, and keeps them open. */
+/**
+ * The idle client: opens COUNT reply streams, at most 50 starting at a time, and keeps them open.
+ * A stream counts as opened once the reply has started (its first events came); one that ended
+ * since (its reply failed: an `error` event, then the end) is counted as ended, not held.
+ */
 const IDLE_CLIENT = `
 import { request } from 'node:http';
 const { BASE, TOKEN, COUNT } = process.env;
 const url = new URL(BASE);
-let opened = 0, failed = 0, next = 0;
+let opened = 0, failed = 0, ended = 0, next = 0;
 const call = (method, path, body) => new Promise((resolve, reject) => {
   const req = request({ host: url.hostname, port: url.port, method, path, agent: false,
     headers: { authorization: 'Bearer ' + TOKEN, 'content-type': 'application/json' } }, resolve);
   req.on('error', reject);
   req.end(body);
 });
-const report = (done) => console.log(JSON.stringify({ opened, failed, ...(done ? { done: true } : {}) }));
+const report = (done) => console.log(JSON.stringify({ opened, failed, ended, ...(done ? { done: true } : {}) }));
 async function one(i) {
   try {
     const created = await call('POST', '/api/v1/chats/', '{}');
@@ -121,7 +132,7 @@ async function one(i) {
     for await (const c of created) text += c;
     const res = await call('POST', '/api/v1/chats/' + JSON.parse(text).chat_id + '/messages', JSON.stringify({ content: 'idle-' + i }));
     if (res.statusCode !== 200) { failed++; res.resume(); return; }
-    // Open once the reply has started (its first events came); then it stays silent.
+    res.once('close', () => ended++);
     await new Promise((resolve) => res.once('data', resolve));
     opened++;
   } catch { failed++; }
@@ -129,7 +140,7 @@ async function one(i) {
 async function worker() { while (next < Number(COUNT)) { await one(next++); if (next % 500 === 0) report(false); } }
 await Promise.all(Array.from({ length: 50 }, worker));
 report(true);
-setInterval(() => {}, 1 << 30);
+setInterval(() => report(false), 1000);
 `;
 
 const rows = [];
@@ -221,11 +232,11 @@ if (idleRows.length) {
     `\nIdle reply streams held open (goal: 5,000 under 1 GiB); memory of the product's process (gateway + chat + the other services)`,
   );
   console.log(
-    `${pad('transport', 12)}${pad('open', 7)}${pad('failed', 8)}${pad('opened in s', 13)}${pad('RSS MiB', 10)}${pad('RSS added MiB', 15)}${pad('heap added MiB', 16)}per stream KiB`,
+    `${pad('transport', 12)}${pad('held', 7)}${pad('failed', 8)}${pad('opened in s', 13)}${pad('RSS MiB', 10)}${pad('RSS added MiB', 15)}${pad('heap added MiB', 16)}per stream KiB`,
   );
   for (const r of idleRows)
     console.log(
-      `${pad(r.transport, 12)}${pad(r.opened, 7)}${pad(r.failed, 8)}${pad(r.openSeconds.toFixed(0), 13)}${pad(r.rssMiB.toFixed(0), 10)}${pad(r.rssAddedMiB.toFixed(0), 15)}${pad(r.heapAddedMiB.toFixed(0), 16)}${r.perStreamKiB.toFixed(0)}`,
+      `${pad(r.transport, 12)}${pad(r.held, 7)}${pad(r.failed, 8)}${pad(r.openSeconds.toFixed(0), 13)}${pad(r.rssMiB.toFixed(0), 10)}${pad(r.rssAddedMiB.toFixed(0), 15)}${pad(r.heapAddedMiB.toFixed(0), 16)}${r.perStreamKiB.toFixed(0)}`,
     );
 }
 process.exit(0);

@@ -8,6 +8,7 @@ import { createLlmProvider } from './llm/llm.factory';
 import { LLM_PROVIDER } from './llm/llm-provider';
 import { AttachmentsService } from './replies/attachments.service';
 import { CheckpointStep } from './replies/checkpoint.step';
+import { ReplyLeases } from './replies/reply-leases';
 import { DailyLimit } from './replies/daily-limit';
 import { InsiderFlagsCache } from './replies/insider-flags.cache';
 import { PersonaliseStep } from './replies/personalise.step';
@@ -36,6 +37,7 @@ import { TitleService } from './titles/title.service';
     ReplyJobs,
     ReplyPipeline,
     CheckpointStep,
+    ReplyLeases,
     PersonaliseStep,
     InsiderFlagsCache,
     PromptStep,

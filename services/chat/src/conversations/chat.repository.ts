@@ -221,6 +221,15 @@ export class ChatRepository {
     );
   }
 
+  /** Renews the leases of these replies still being written (by this process: see ReplyLeases). */
+  async renewLeases(ids: string[], leaseMs: number): Promise<void> {
+    if (!ids.length) return;
+    await this.dataSource.query(
+      "UPDATE message SET lease_expires_at = now() + make_interval(secs => $2) WHERE id = ANY($1::uuid[]) AND status = 'streaming'",
+      [ids, leaseMs / 1000],
+    );
+  }
+
   /**
    * Writes a finished (or cut) reply over its `streaming` row, moves the conversation to it and, for
    * a complete exchange, enqueues `events.chat.exchange.completed` (one event id per reply), all in

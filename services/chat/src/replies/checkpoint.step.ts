@@ -3,14 +3,15 @@ import { AppLogger, SERVICE_CONFIG } from '@app/platform';
 import type { ChatConfig } from '../config';
 import { ChatRepository, type ChatStore } from '../conversations/chat.repository';
 import { ReplyCheckpoints } from './reply-checkpoints';
+import { ReplyLeases } from './reply-leases';
 import { replyMetadata, type ReplyContext } from './reply-context';
 
 /** How often a reply being written is saved (when it changed). */
 const CHECKPOINT_MS = 1_000;
 
 /**
- * While a reply is written: what it has so far is saved every second when it changed, and at
- * least every third of its lease (which renews the lease), so a process that dies leaves it to
+ * While a reply is written: what it has so far is saved every second when it changed, and its
+ * lease is renewed with the other replies' (ReplyLeases), so a process that dies leaves it to
  * ReplyRecovery with what was saved.
  */
 @Injectable()
@@ -19,18 +20,20 @@ export class CheckpointStep {
     @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'checkpointReply'>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<ChatConfig, 'CHAT_REPLY_LEASE_MS'>,
+    @Inject(ReplyLeases) private readonly leases: Pick<ReplyLeases, 'hold' | 'release'>,
   ) {}
 
   /** Starts saving `ctx`; `stop()` ends it once a save under way is over. */
   start(ctx: ReplyContext): ReplyCheckpoints {
     const leaseMs = this.config.CHAT_REPLY_LEASE_MS;
+    this.leases.hold(ctx.reply.id);
     const checkpoints = new ReplyCheckpoints({
       save: () => this.repo.checkpointReply(ctx.reply.id, ctx.text, replyMetadata(ctx), leaseMs),
       version: () => `${ctx.text.length}/${ctx.reasoning.length}/${ctx.images.length}/${ctx.memories.length}`,
       intervalMs: Math.min(CHECKPOINT_MS, leaseMs / 3),
-      renewEveryMs: leaseMs / 3,
       onError: (error) =>
         this.logger.warn({ msg: 'Could not save the reply so far', error: String(error), chat_id: ctx.conversation.id }, 'CheckpointStep'),
+      onStop: () => this.leases.release(ctx.reply.id),
     });
     checkpoints.start();
     return checkpoints;

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { MEMORY_RPC, type RelevantMemory } from '@app/contracts/memory';
 import { AppLogger, RpcClient } from '@app/platform';
+import type { ConversationEntity } from '../conversations/conversation.entity';
 import { InsiderFlagsCache } from './insider-flags.cache';
 import type { ReplyContext } from './reply-context';
 
@@ -15,6 +16,14 @@ const MEMORY_LIMIT = 8;
  * `show_rewritten_user_message` the query is shown back to them. Neither is worth failing a reply
  * for: without an answer, the reply goes on without.
  */
+/** What personalises a reply: the memories that bear on the message, and whether to show the query back. */
+export interface Personalisation {
+  memories: RelevantMemory[];
+  showQuery: boolean;
+}
+
+const NOTHING: Personalisation = { memories: [], showQuery: false };
+
 @Injectable()
 export class PersonaliseStep {
   constructor(
@@ -23,14 +32,27 @@ export class PersonaliseStep {
     @Inject(InsiderFlagsCache) private readonly flags: Pick<InsiderFlagsCache, 'showsRewrittenQuery'>,
   ) {}
 
-  async run(ctx: ReplyContext): Promise<void> {
+  /**
+   * Looks for what personalises a reply to `text`. Never fails: without an answer, nothing. The
+   * chat starts it while the message is being stored (`RepliesService.send`), so the memory
+   * search is off the reply's critical path; `run` then waits for it.
+   */
+  look(caller: Caller, conversation: Pick<ConversationEntity, 'isShared'>, text: string): Promise<Personalisation> {
     // A shared conversation (an SMS group) is answered with nobody's memories.
+    if (conversation.isShared) return Promise.resolve(NOTHING);
+    return Promise.all([
+      this.memoriesFor(caller, text),
+      this.flags.showsRewrittenQuery(caller).catch((error: unknown) => {
+        this.logger.warn({ msg: 'Answering without the insider flags', error: String(error) }, 'PersonaliseStep');
+        return false;
+      }),
+    ]).then(([memories, showQuery]) => ({ memories, showQuery }));
+  }
+
+  async run(ctx: ReplyContext): Promise<void> {
     if (ctx.conversation.isShared) return;
     ctx.emit({ event: 'phase', data: { phase: 'personalizing' } });
-    const [memories, showQuery] = await Promise.all([
-      this.memoriesFor(ctx.caller, ctx.userMessage.content),
-      this.flags.showsRewrittenQuery(ctx.caller),
-    ]);
+    const { memories, showQuery } = await (ctx.personalised ?? this.look(ctx.caller, ctx.conversation, ctx.userMessage.content));
     ctx.memories = memories;
     if (showQuery) {
       ctx.rewrittenQuery = ctx.userMessage.content.replace(/\s+/g, ' ').trim();

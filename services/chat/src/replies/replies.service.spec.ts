@@ -45,7 +45,15 @@ function setup(env: Record<string, string> = {}) {
   const model = new FakeModel();
   const jobs = new FakeJobs();
   const kv = new MemoryStore();
-  const replies = new RepliesService(repo, attachments, new DailyLimit(kv, config), new ReplyDrafts(repo, model, config), jobs);
+  const personalise = { look: async () => ({ memories: [], showQuery: false }) };
+  const replies = new RepliesService(
+    repo,
+    attachments,
+    new DailyLimit(kv, config),
+    new ReplyDrafts(repo, model, config),
+    jobs,
+    personalise,
+  );
   const conversation = aConversation({ id: 'chat', userId: 'owner' });
   repo.seed(conversation);
   return { config, repo, attachments, jobs, kv, replies, conversation };

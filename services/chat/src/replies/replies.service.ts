@@ -10,6 +10,7 @@ import { toMessageView } from '../conversations/views';
 import type { MessageEntity } from '../messages/message.entity';
 import { AttachmentsService } from './attachments.service';
 import { DailyLimit } from './daily-limit';
+import { PersonaliseStep } from './personalise.step';
 import type { Emit } from './reply-context';
 import { ReplyDrafts } from './reply-drafts';
 import { ReplyJobs } from './reply-jobs';
@@ -30,6 +31,7 @@ export class RepliesService {
     @Inject(DailyLimit) private readonly limit: Pick<DailyLimit, 'take'>,
     @Inject(ReplyDrafts) private readonly drafts: Pick<ReplyDrafts, 'withMessage' | 'again'>,
     @Inject(ReplyJobs) private readonly jobs: Pick<ReplyJobs, 'write' | 'stop'>,
+    @Inject(PersonaliseStep) private readonly personalise: Pick<PersonaliseStep, 'look'>,
   ) {}
 
   /** A new message (appended to the active branch, or a new branch after `previous_message_id`) and its reply. */
@@ -46,9 +48,11 @@ export class RepliesService {
           : await this.previousIn(owner, conversation, input.previous_message_id);
       const files = input.files?.length ? await this.attachments.verify(caller, input.files) : [];
       await this.limit.take(caller);
+      // The memories are looked for while the message is stored (after the limit: a refused request costs no search).
+      const personalised = this.personalise.look(caller, conversation, input.content);
       const draft = await this.drafts.withMessage(conversation, { content: input.content, previousId, files });
       emit({ event: 'user_message', data: toMessageView(draft.userMessage) });
-      await this.jobs.write({ caller, conversation, emit, ...draft });
+      await this.jobs.write({ caller, conversation, emit, personalised, ...draft });
     });
   }
 

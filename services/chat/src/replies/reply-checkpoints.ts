@@ -5,14 +5,16 @@ export interface ReplyCheckpointsOptions {
   version: () => string;
   /** How often to save when something changed. */
   intervalMs: number;
-  /** How often to save anyway, to renew the lease while the model is silent. */
-  renewEveryMs: number;
+  /** How often to save anyway, to renew the lease while the model is silent (never, when the lease is renewed elsewhere). */
+  renewEveryMs?: number;
   onError: (error: unknown) => void;
+  /** Called once saving has stopped. */
+  onStop?: () => void;
 }
 
 /**
  * Saves a reply being written every `intervalMs` when it changed, and at least every
- * `renewEveryMs` (which renews its lease): one save at a time, never overlapping.
+ * `renewEveryMs` if given (which renews its lease): one save at a time, never overlapping.
  */
 export class ReplyCheckpoints {
   private timer?: NodeJS.Timeout;
@@ -32,13 +34,17 @@ export class ReplyCheckpoints {
   /** Stops saving; resolves once a save under way is over. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.saving;
+    try {
+      await this.saving;
+    } finally {
+      this.options.onStop?.();
+    }
   }
 
   tick(): void {
     if (this.saving) return;
     const version = this.options.version();
-    if (version === this.savedVersion && Date.now() - this.savedAt < this.options.renewEveryMs) return;
+    if (version === this.savedVersion && Date.now() - this.savedAt < (this.options.renewEveryMs ?? Infinity)) return;
     this.saving = this.options
       .save()
       .then(

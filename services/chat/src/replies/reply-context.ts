@@ -5,6 +5,7 @@ import type { ConversationEntity } from '../conversations/conversation.entity';
 import type { LlmTurn, ProviderDescriptor } from '../llm/llm-provider';
 import type { ModelChoice } from '../llm/model-choice';
 import type { MessageEntity } from '../messages/message.entity';
+import type { Personalisation } from './personalise.step';
 import type { ReplyFailure } from './reply-failure';
 
 export type Emit = (event: ReplyEvent) => void;
@@ -27,6 +28,8 @@ export interface ReplyContext {
   /** Sends an event to whoever listens (nobody, once the client has gone: the reply goes on). */
   readonly emit: Emit;
   readonly startedAt: number;
+  /** Personalisation already under way (started while the message was stored), if it was. */
+  readonly personalised?: Promise<Personalisation>;
 
   /** Personalise: the user's memories relevant to the message, and the query as shown to insiders. */
   memories: RelevantMemory[];
@@ -42,7 +45,10 @@ export interface ReplyContext {
   failure: ReplyFailure | null;
 }
 
-export type ReplyGiven = Pick<ReplyContext, 'caller' | 'conversation' | 'userMessage' | 'reply' | 'choice' | 'provider' | 'stop' | 'emit'>;
+export type ReplyGiven = Pick<
+  ReplyContext,
+  'caller' | 'conversation' | 'userMessage' | 'reply' | 'choice' | 'provider' | 'stop' | 'emit' | 'personalised'
+>;
 
 export function newReplyContext(given: ReplyGiven): ReplyContext {
   return {

@@ -16,6 +16,7 @@ import {
   FakeRpc,
 } from '../testing/chat.fake';
 import { CheckpointStep } from './checkpoint.step';
+import { ReplyLeases } from './reply-leases';
 import { InsiderFlagsCache } from './insider-flags.cache';
 import { PERSONALISE_TIMEOUT_MS, PersonaliseStep } from './personalise.step';
 import { PromptStep } from './prompt.step';
@@ -54,7 +55,7 @@ function setup(options: { config?: Partial<ChatConfig>; provider?: ProviderDescr
   const model = new FakeModel(options.provider);
   const logger = new FakeLogger();
   const pipeline = new ReplyPipeline(
-    new CheckpointStep(repo, logger, config),
+    new CheckpointStep(repo, logger, config, new ReplyLeases(repo, logger, config)),
     new PersonaliseStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
     new PromptStep(repo, attachments, config),
     new StreamStep(model, attachments, logger, config),
@@ -480,7 +481,7 @@ describe('the reply pipeline', () => {
       let ctx!: ReplyContext;
       let checkpoints!: ReturnType<CheckpointStep['start']>;
       s.model.script(
-        () => void (checkpoints = new CheckpointStep(s.repo, s.logger, s.config).start(ctx)),
+        () => void (checkpoints = new CheckpointStep(s.repo, s.logger, s.config, new ReplyLeases(s.repo, s.logger, s.config)).start(ctx)),
         { type: 'meta', requestId: 'req-9', model: 'fast' },
         { type: 'text', delta: 'So far' },
         () => {

@@ -78,6 +78,8 @@ export class FakeChatRepository implements ChatStore {
   readonly forgotten = new Set<string>();
   /** Every checkpoint written, in order. */
   readonly checkpoints: { id: string; content: string; metadata: Record<string, unknown> }[] = [];
+  /** The ids each `renewLeases` call named, in order. */
+  readonly renewals: string[][] = [];
   private readonly failures = new Map<Failing, Error>();
 
   /** The next calls of `method` fail with `error` (a database gone away) until `heal`. */
@@ -210,6 +212,15 @@ export class FakeChatRepository implements ChatStore {
     if (row?.status !== 'streaming') return;
     Object.assign(row, { content, metadata, leaseExpiresAt: new Date(Date.now() + leaseMs) });
     this.checkpoints.push({ id, content, metadata });
+  }
+
+  async renewLeases(ids: string[], leaseMs: number): Promise<void> {
+    this.check('renewLeases');
+    this.renewals.push([...ids]);
+    for (const id of ids) {
+      const row = this.messages.get(id);
+      if (row?.status === 'streaming') row.leaseExpiresAt = new Date(Date.now() + leaseMs);
+    }
   }
 
   async finishReply(reply: MessageEntity, conversationId: string, exchange: ExchangeCompleted | null): Promise<boolean> {
