@@ -1,5 +1,5 @@
 import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
-import { InProcessBus } from '@app/platform';
+import { DEFAULT_OUTBOX_RELAY_OPTIONS, InProcessBus } from '@app/platform';
 import { ApiClient } from '../support/api-client';
 import { postStream } from '../support/sse';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -7,9 +7,9 @@ import { until } from '../support/until';
 
 /**
  * The embedded mode (`npm start`): its in-process event log holds an event only until every
- * consumer has it, so it stays small however many exchanges go through (counted in entries, not in
- * heap), and an event not yet consumed when the process stops is not lost: it waits in the
- * publisher's outbox and is delivered after the restart.
+ * consumer has it, and at most what the outbox relay hands it unsettled, so it stays small however
+ * many exchanges go through (counted in entries, not in heap), and an event not yet consumed when
+ * the process stops is not lost: it waits in the publisher's outbox and is delivered after the restart.
  *
  * Short by default (300 exchanges); FAULT_LONG=1 runs 20,000 (FAULT_EXCHANGES sets the number).
  */
@@ -86,8 +86,10 @@ describe('the embedded event log', () => {
         `Embedded event log: ${EXCHANGES} exchanges (and ${CLIENTS} guests created), at most ${most} events held at once, ${bus.retainedEvents} at the end`,
       );
       // Bounded by what the consumers have not caught up with yet, not by what went through (the
-      // log used to keep every event for the life of the process).
-      expect(most).toBeLessThan(EXCHANGES / 2);
+      // log used to keep every event for the life of the process: it would not be empty above).
+      // How far memory's extraction falls behind the exchanges depends on the machine, but the log
+      // never holds more than a relay hands it unsettled (the rest waits in the outbox table).
+      expect(most).toBeLessThanOrEqual(DEFAULT_OUTBOX_RELAY_OPTIONS.maxInFlight);
     },
     LONG ? 1_800_000 : 180_000,
   );
