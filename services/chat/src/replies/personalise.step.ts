@@ -10,12 +10,6 @@ import type { ReplyContext } from './reply-context';
 export const PERSONALISE_TIMEOUT_MS = 3_000;
 const MEMORY_LIMIT = 8;
 
-/**
- * Step 1: what the assistant knows about the user that bears on the message (the memory
- * service), and their insider flags (kept for a moment, see InsiderFlagsCache): with
- * `show_rewritten_user_message` the query is shown back to them. Neither is worth failing a reply
- * for: without an answer, the reply goes on without.
- */
 /** What personalises a reply: the memories that bear on the message, and whether to show the query back. */
 export interface Personalisation {
   memories: RelevantMemory[];
@@ -24,6 +18,12 @@ export interface Personalisation {
 
 const NOTHING: Personalisation = { memories: [], showQuery: false };
 
+/**
+ * Step 1: what the assistant knows about the user that bears on the message (the memory
+ * service), and their insider flags (kept for a moment, see InsiderFlagsCache): with
+ * `show_rewritten_user_message` the query is shown back to them. Neither is worth failing a reply
+ * for: without an answer, the reply goes on without.
+ */
 @Injectable()
 export class PersonaliseStep {
   constructor(

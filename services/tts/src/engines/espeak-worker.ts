@@ -73,6 +73,7 @@ export class EspeakWorker {
       const job = this.pending.get(reply.id);
       if (!job) return;
       this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
       if (reply.error !== undefined || !reply.samples || !reply.sampleRate)
         job.reject(new Error(reply.error ?? 'espeak-ng answered nothing'));
       else job.resolve({ samples: reply.samples, sampleRate: reply.sampleRate });
@@ -85,7 +86,8 @@ export class EspeakWorker {
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`The espeak-ng worker stopped (exit code ${code})`)));
     // After the listeners: adding a 'message' listener refs the worker's port again, and a ref'd
-    // port keeps the process alive after everything else has closed.
+    // port keeps the process alive after everything else has closed. It is ref'd only while a job
+    // is pending (a script waiting for speech must not exit under it: `synthesize`).
     worker.unref();
     this.worker = worker;
     return worker;
@@ -97,6 +99,7 @@ export class EspeakWorker {
     const worker = this.start();
     const id = this.nextId++;
     return new Promise<EspeakResult>((resolve, reject) => {
+      if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, ...job });
     });
