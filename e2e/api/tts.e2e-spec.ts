@@ -101,6 +101,9 @@ describe.each(TRANSPORTS)('voice over the %s transport', (transport: TransportKi
 
     it('limits requests per user and minute (429), the others unaffected', async () => {
       const api = await guest(stack);
+      // The limit counts in fixed clock minutes: the nine requests must fall in one of them.
+      const leftInMinute = 60_000 - (Date.now() % 60_000);
+      if (leftInMinute < 15_000) await new Promise((resolve) => setTimeout(resolve, leftInMinute + 100));
       const statuses: number[] = [];
       for (let i = 0; i < 9; i++) statuses.push((await speak(api, { text: `Number ${i}.` })).status);
       expect(statuses.slice(0, 8)).toEqual(Array(8).fill(200));
