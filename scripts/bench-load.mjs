@@ -11,6 +11,7 @@
 //   { type: 'start', base, token, chats, markers }   each client reads up to the first text delta
 //   { type: 'stop' }
 import { fork } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -57,32 +58,56 @@ export async function spawnLoad() {
   };
 }
 
-/** One client: POST a message, read the SSE, note when each text delta arrives (all of them, or the first). */
-async function post(base, token, chatId, marker, firstOnly) {
-  const started = performance.now();
-  const res = await fetch(`${base}/api/v1/chats/${chatId}/messages`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ content: marker }),
+/**
+ * One client: POST a message, read the SSE, note when each text delta arrives (all of them, or the
+ * first). Plain node:http, not fetch: the load process must cost little beside the product.
+ */
+function post(base, token, chatId, marker, firstOnly) {
+  const url = new URL(`${base}/api/v1/chats/${chatId}/messages`);
+  const body = JSON.stringify({ content: marker });
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.setEncoding('utf8');
+        if (res.statusCode !== 200) {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => {
+            const refused = res.statusCode === 503 || res.statusCode === 429;
+            resolve({ started, arrivals: [], ...(refused ? { refused: true } : { failed: `${res.statusCode} ${text}` }) });
+          });
+          return;
+        }
+        const arrivals = [];
+        let buffer = '';
+        res.on('data', (chunk) => {
+          if (firstOnly && arrivals.length) return; // the rest is read to its end, not parsed
+          const now = performance.now();
+          buffer += chunk;
+          const blocks = buffer.split('\n\n');
+          buffer = blocks.pop();
+          for (const block of blocks) if (block.startsWith('event: text')) arrivals.push(now);
+        });
+        res.on('end', () => resolve({ started, arrivals }));
+        res.on('error', (error) => resolve({ started, arrivals, failed: String(error) }));
+      },
+    );
+    req.on('error', (error) => resolve({ started, arrivals: [], failed: String(error) }));
+    req.end(body);
   });
-  if (res.status !== 200) {
-    const body = await res.text();
-    if (res.status === 503 || res.status === 429) return { started, arrivals: [], refused: true };
-    return { started, arrivals: [], failed: `${res.status} ${body}` };
-  }
-  const arrivals = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of res.body) {
-    if (firstOnly && arrivals.length) continue; // the rest is read to its end, not parsed
-    const now = performance.now();
-    buffer += decoder.decode(chunk, { stream: true });
-    const blocks = buffer.split('\n\n');
-    buffer = blocks.pop();
-    for (const block of blocks) if (block.startsWith('event: text')) arrivals.push(now);
-  }
-  return { started, arrivals };
 }
+
+/** Keep-alive connections, as many as there are clients at once. */
+const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 
 async function child() {
   const require = createRequire(join(root, 'package.json'));
