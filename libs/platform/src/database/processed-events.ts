@@ -105,6 +105,14 @@ export const ACCOUNT_DELETED = 'This account has been deleted.';
  * committed while it waited.
  */
 export async function lockLivingUser(manager: EntityManager, userId: string): Promise<void> {
+  if (!(await isLivingUser(manager, userId))) throw DomainError.unauthorized(ACCOUNT_DELETED);
+}
+
+/**
+ * `lockLivingUser` for a write that is skipped rather than refused when the account is gone (a
+ * cache entry): takes the user's lock shared, in one round trip, and answers whether they live.
+ */
+export async function isLivingUser(manager: EntityManager, userId: string): Promise<boolean> {
   const [row]: { alive: boolean }[] = await manager.query('SELECT living_user($1) AS alive', [userId]);
-  if (!row?.alive) throw DomainError.unauthorized(ACCOUNT_DELETED);
+  return !!row?.alive;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isForgotten, lockUser } from '@app/platform';
+import { isLivingUser } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 
@@ -52,8 +52,7 @@ export class AudioCacheRepository implements AudioCacheStore {
     await this.dataSource.transaction(async (manager) => {
       // Under the user's lock: a purge running now either ran before (nothing is kept) or waits for this row and takes it.
       // Shared: the clips of one reply, synthesised in parallel, do not queue behind each other.
-      await lockUser(manager, clip.userId, 'shared');
-      if (await isForgotten(manager, clip.userId)) return;
+      if (!(await isLivingUser(manager, clip.userId))) return;
       const id = randomUUID();
       const inserted: unknown[] = await manager.query(
         `WITH inserted AS (INSERT INTO audio_cache (id, user_id, cache_key, engine, model, voice, speed, format, text_chars, content_type, request_id, size)
