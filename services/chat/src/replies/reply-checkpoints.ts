@@ -5,22 +5,19 @@ export interface ReplyCheckpointsOptions {
   version: () => string;
   /** How often to save when something changed. */
   intervalMs: number;
-  /** How often to save anyway, to renew the lease while the model is silent (never, when the lease is renewed elsewhere). */
-  renewEveryMs?: number;
   onError: (error: unknown) => void;
   /** Called once saving has stopped. */
   onStop?: () => void;
 }
 
 /**
- * Saves a reply being written every `intervalMs` when it changed, and at least every
- * `renewEveryMs` if given (which renews its lease): one save at a time, never overlapping.
+ * Saves a reply being written every `intervalMs` when it changed: one save at a time, never
+ * overlapping. A reply that did not change is not saved again (its lease is renewed by ReplyLeases).
  */
 export class ReplyCheckpoints {
   private timer?: NodeJS.Timeout;
   private saving?: Promise<void>;
   private savedVersion: string;
-  private savedAt = Date.now();
 
   constructor(private readonly options: ReplyCheckpointsOptions) {
     this.savedVersion = options.version();
@@ -44,13 +41,12 @@ export class ReplyCheckpoints {
   tick(): void {
     if (this.saving) return;
     const version = this.options.version();
-    if (version === this.savedVersion && Date.now() - this.savedAt < (this.options.renewEveryMs ?? Infinity)) return;
+    if (version === this.savedVersion) return;
     this.saving = this.options
       .save()
       .then(
         () => {
           this.savedVersion = version;
-          this.savedAt = Date.now();
         },
         (error: unknown) => this.options.onError(error),
       )
