@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '@app/contracts';
 import { CHAT_RPC, type ReplyEvent } from '@app/contracts/chat';
 import { NatsBus, RpcClient } from '@app/platform';
-import { createTestEnvironment, type TestEnvironment } from '@app/testing';
+import { createTestEnvironment, FakeOpenAI, type TestEnvironment } from '@app/testing';
 import { Client } from 'pg';
 import { OwnNatsServer, haveNatsServer } from '../support/nats-server';
 import { ServiceProcess } from '../support/service-process';
@@ -118,6 +118,49 @@ const LEASE_MS = 2_000;
     const reply = again.find((e) => e.event === 'assistant_message')!.data as { message_id: string; metadata: Record<string, unknown> };
     expect(reply.metadata.incomplete).toBeUndefined();
     expect((await rpc.call(CHAT_RPC.get, { chat_id: chat.chat_id }, caller)).last_active_message_id).toBe(reply.message_id);
+  }, 120_000);
+
+  it('alive but silent for longer than its lease: the reply keeps its lease, and another replica leaves it alone', async () => {
+    // A model silent for 10 s before its first token (five leases): only the renewal of the leases
+    // of the replies being written (ReplyLeases), not the saves of new text, keeps the reply alive.
+    const model = new FakeOpenAI();
+    await model.start();
+    model.setDefaultReply('responses', () => ({ steps: [{ delayMs: 10_000 }, { text: 'Coimbra has the oldest university.' }] }));
+    try {
+      const silent = {
+        ...env,
+        LLM_PROVIDER: 'openai',
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: model.baseURL,
+        CHAT_MODEL: 'test-model',
+      };
+      processes.push(await ServiceProcess.start('chat', silent), await ServiceProcess.start('chat', silent));
+      const rpc = new RpcClient(bus, 10_000);
+      const caller: Caller = { user_id: randomUUID(), is_anon: true, session_id: randomUUID(), request_id: randomUUID() };
+      const chat = await rpc.call(CHAT_RPC.create, {}, caller);
+      const reading = (async () => {
+        for await (const event of rpc.stream(CHAT_RPC.send, { chat_id: chat.chat_id, content: 'Tell me about Coimbra.' }, caller))
+          void event;
+      })().catch((error: unknown) => error);
+
+      const replyId = await until('the reply under way', async () => {
+        const { rows } = await db.query("SELECT id FROM chat.message WHERE chat_id = $1 AND sender = 'assistant'", [chat.chat_id]);
+        return rows[0]?.id as string | undefined;
+      });
+      // Both replicas sweep expired leases every half lease: for three and a half leases, the reply
+      // stays `streaming` with a lease in the future.
+      const lapses: unknown[] = [];
+      for (const stopAt = Date.now() + 3.5 * LEASE_MS; Date.now() < stopAt;) {
+        const { rows } = await db.query('SELECT status, lease_expires_at > now() AS leased FROM chat.message WHERE id = $1', [replyId]);
+        if (rows[0]?.status !== 'streaming' || !rows[0]?.leased) lapses.push(rows[0]);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(lapses).toEqual([]);
+      await Promise.all(processes.splice(0).map((p) => p.kill()));
+      await reading;
+    } finally {
+      await model.stop();
+    }
   }, 120_000);
 
   it('stopped (SIGTERM) past its grace period: ends the reply as incomplete, tells the client, and exits cleanly', async () => {
