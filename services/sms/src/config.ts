@@ -2,6 +2,19 @@ import { E164Schema } from '@app/contracts/sms';
 import { envHelpers, runtimeEnvSchema } from '@app/platform';
 import { z } from 'zod';
 
+/** A comma-separated list of numbers in E.164 form. */
+const numberList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(E164Schema).max(100));
+
 const TWILIO_CREDENTIALS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER'] as const;
 
 /**
@@ -38,18 +51,14 @@ export const smsEnvSchema = z
     PUBLIC_URL: envHelpers.urlWithProtocols(['http', 'https']).optional(),
     /** The assistant's number without Twilio (the development phone texts it). */
     SMS_DEV_NUMBER: E164Schema.default('+15550100000'),
-    /** Group numbers (E.164, comma-separated): a text to one is a group text. Without Twilio, SMS_DEV_GROUP_NUMBER is one. */
-    SMS_GROUP_NUMBERS: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(E164Schema).max(100)),
-    SMS_DEV_GROUP_NUMBER: E164Schema.default('+15550100001'),
+    /**
+     * Group numbers (E.164, comma-separated). A member's groups are each on a number of this pool
+     * that carries no other group of theirs (a number can carry many groups, each of another set of
+     * members), so a member is in at most as many groups as the pool has numbers. Without Twilio,
+     * SMS_DEV_GROUP_NUMBERS are the pool.
+     */
+    SMS_GROUP_NUMBERS: numberList(''),
+    SMS_DEV_GROUP_NUMBERS: numberList('+15550100001,+15550100002,+15550100003'),
     /** Longest reply, in SMS segments (GSM-7 153 / UCS-2 67 characters each once split): longer ones are cut. */
     SMS_MAX_SEGMENTS: z.coerce.number().int().min(1).max(10).default(4),
     /** Replies per user per calendar month (UTC); past it, one notice and no more replies until the next month. */
@@ -67,8 +76,37 @@ export const smsEnvSchema = z
       .min(1)
       .max(24 * 90)
       .default(72),
-    /** Group invitation texts (the public invite page's "reply YES to join") one number may be sent a day; more are refused with 429. */
+    /**
+     * Group invitation texts (the public invite page's "reply YES to join") a day: to one number,
+     * from one invite link, and from one group; past any of them the join is refused with 429.
+     */
     SMS_JOIN_TEXTS_PER_NUMBER: z.coerce.number().int().min(1).max(100).default(3),
+    SMS_JOIN_TEXTS_PER_INVITE: z.coerce.number().int().min(1).max(10_000).default(10),
+    SMS_JOIN_TEXTS_PER_GROUP: z.coerce.number().int().min(1).max(10_000).default(20),
+    /** A keyword's reply (HELP, START when already subscribed, the list of invitations) goes to a number once per window. */
+    SMS_KEYWORD_REPLY_WINDOW_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 31)
+      .default(24),
+    /**
+     * The operator's ceiling on every text the channel sends, all replicas together: past the
+     * minute's, texts wait for the next minute; past the day's (UTC), they are held and not sent
+     * (status `held`), the metric assistant_sms_texts_held_total counts them and an error is logged.
+     */
+    SMS_TEXTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+    SMS_TEXTS_PER_DAY: z.coerce.number().int().min(1).max(100_000_000).default(50_000),
+    /** ISO countries whose numbers are never texted (the service is not offered there); as the auth service's. */
+    BLOCKED_COUNTRIES: z
+      .string()
+      .default('CN')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim().toUpperCase())
+          .filter(Boolean),
+      ),
     /** Groups one account may create a day, and invite links one group may make a day (429 past them). */
     SMS_GROUPS_PER_DAY: z.coerce.number().int().min(1).max(1000).default(5),
     SMS_INVITES_PER_GROUP_PER_DAY: z.coerce.number().int().min(1).max(1000).default(20),
@@ -77,6 +115,20 @@ export const smsEnvSchema = z
     NODE_ENV: runtimeEnvSchema.shape.NODE_ENV,
   })
   .superRefine((env, context) => {
+    const own = [env.TWILIO_FROM_NUMBER, env.SMS_DEV_NUMBER].filter(Boolean);
+    for (const [name, pool] of [
+      ['SMS_GROUP_NUMBERS', env.SMS_GROUP_NUMBERS],
+      ['SMS_DEV_GROUP_NUMBERS', env.SMS_DEV_GROUP_NUMBERS],
+    ] as const) {
+      if (pool.some((n) => own.includes(n))) {
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: "must not hold the assistant's own number (a group number is for groups only)",
+        });
+      }
+      if (new Set(pool).size !== pool.length) context.addIssue({ code: 'custom', path: [name], message: 'lists a number twice' });
+    }
     if (env.DEV_SMS_INBOX && env.NODE_ENV === 'production') {
       context.addIssue({
         code: 'custom',

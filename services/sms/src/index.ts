@@ -31,6 +31,7 @@ export const smsService: ServiceDefinition = {
       { table: 'sms_notice', userColumn: 'user_id' },
       { table: 'sms_group_member', userColumn: 'user_id' },
       { table: 'sms_group_message', userColumn: 'sender_user_id' },
+      { table: 'sms_keyword_reply', userColumn: 'user_id' },
     ],
   },
 };

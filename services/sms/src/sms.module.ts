@@ -1,13 +1,32 @@
 import { Module } from '@nestjs/common';
 import { USER_DATA_PURGE_HOOK } from '@app/platform';
+import { SERVICE_CONFIG } from '@app/platform';
 import { AssistantClient } from './channel/assistant.client';
 import { ChannelHandlers } from './channel/channel.handlers';
-import { ChannelRepository } from './channel/channel.repository';
-import { GroupsRepository } from './channel/groups.repository';
-import { GroupsService } from './channel/groups.service';
+import { GroupJoins } from './channel/groups/group-joins';
+import { GroupsService } from './channel/groups/groups.service';
+import { GroupNumberPool } from './channel/groups/number-pool';
+import { RouteRepair } from './channel/groups/route-repair';
+import { Allowance } from './channel/inbound/allowance';
+import { GroupAnswer } from './channel/inbound/group.answer';
+import { IdentifyStep } from './channel/inbound/identify.step';
+import { InboundPipeline } from './channel/inbound/inbound-pipeline';
+import { JoinAnswer } from './channel/inbound/join.answer';
+import { KeywordAnswer } from './channel/inbound/keyword.answer';
+import { MmsMedia } from './channel/inbound/mms-media';
+import { ReplyAnswer } from './channel/inbound/reply.answer';
+import { RouteStep } from './channel/inbound/route.step';
 import { InboundService } from './channel/inbound.service';
-import { OutboundQueue } from './channel/outbound-queue';
+import { DESTINATION_POLICY, OutboundQueue } from './channel/outbound-queue';
+import { destinationPolicyOf, ServiceNumbers } from './channel/service-numbers';
 import { WebhookSigning } from './channel/signing';
+import { ChannelStore } from './channel/store/channel-store';
+import { GroupsRepository } from './channel/store/groups.repository';
+import { InboundRepository } from './channel/store/inbound.repository';
+import { NumbersRepository } from './channel/store/numbers.repository';
+import { OutboundRepository } from './channel/store/outbound.repository';
+import { SettingsRepository } from './channel/store/settings.repository';
+import type { SmsConfig } from './config';
 import { MessagesHandlers } from './messages/messages.handlers';
 import { MessagesRepository } from './messages/messages.repository';
 import { MessagesService } from './messages/messages.service';
@@ -22,13 +41,39 @@ import { smsSenderProvider } from './sms/sms-sender.provider';
 @Module({
   controllers: [MessagesHandlers, ChannelHandlers],
   providers: [
-    ChannelRepository,
+    // The channel's tables
+    ChannelStore,
+    InboundRepository,
+    OutboundRepository,
+    NumbersRepository,
     GroupsRepository,
+    SettingsRepository,
+    // Its numbers and edges
+    ServiceNumbers,
+    GroupNumberPool,
+    {
+      provide: DESTINATION_POLICY,
+      useFactory: (config: SmsConfig, numbers: ServiceNumbers) => destinationPolicyOf(config, numbers),
+      inject: [SERVICE_CONFIG, ServiceNumbers],
+    },
     WebhookSigning,
     AssistantClient,
-    GroupsService,
-    InboundService,
+    MmsMedia,
     OutboundQueue,
+    // Incoming texts: the scheduler and the pipeline's steps
+    InboundService,
+    InboundPipeline,
+    IdentifyStep,
+    RouteStep,
+    KeywordAnswer,
+    JoinAnswer,
+    GroupAnswer,
+    ReplyAnswer,
+    Allowance,
+    // Groups from the portal
+    GroupsService,
+    GroupJoins,
+    RouteRepair,
     MessagesService,
     MessagesRepository,
     SmsUserData,

@@ -691,7 +691,10 @@ export const API = {
       response: z.object({ status: z.literal('confirmation_sent') }),
       errors: {
         404: 'This invite link has expired or was revoked',
-        429: 'Too many invitations to this number today (SMS_JOIN_TEXTS_PER_NUMBER), or too many texting requests from this address',
+        409: 'The number is already in as many groups as the service has group numbers (it is told so by text)',
+        422: 'A number the service never texts (a satellite or non-mobile range, its own numbers)',
+        429: 'Too many invitations today: to this number (SMS_JOIN_TEXTS_PER_NUMBER), from this link (SMS_JOIN_TEXTS_PER_INVITE) or this group (SMS_JOIN_TEXTS_PER_GROUP), or too many texting requests from this address',
+        451: 'A number in a region where the service is not offered',
       },
       rpc: SMS_CHANNEL_RPC.join,
     }),
@@ -715,6 +718,7 @@ export const API = {
       response: GroupChannelSchema,
       errors: {
         403: 'A guest, or an account without a phone number',
+        409: 'The caller is already in as many groups as the service has group numbers',
         429: 'Too many groups today (SMS_GROUPS_PER_DAY)',
         503: 'No group numbers (SMS_GROUP_NUMBERS)',
       },
@@ -763,6 +767,18 @@ export const API = {
       response: GroupInviteSchema,
       errors: { 404: 'No such group of the caller', 429: 'Too many invite links for this group today (SMS_INVITES_PER_GROUP_PER_DAY)' },
       rpc: SMS_CHANNEL_RPC.createInvite,
+    }),
+    leaveGroup: defineRoute({
+      method: 'DELETE',
+      path: '/api/v1/sms/groups/:channel_url/membership',
+      summary: "Leave one of the caller's groups: their number for it is free again; the last member out takes the group with them",
+      tag: 'sms',
+      auth: 'bearer',
+      params: GroupParamsSchema,
+      status: 204,
+      response: null,
+      errors: { 404: 'No such group of the caller' },
+      rpc: SMS_CHANNEL_RPC.leaveGroup,
     }),
     revokeInvite: defineRoute({
       method: 'DELETE',

@@ -58,13 +58,20 @@ export const TwilioWebhookSchema = z
     /** PUBLIC_URL followed by the path (and query string) Twilio posted to. */
     url: z.string().min(1).max(2048),
     signature: z.string().max(256),
-    params: z.record(z.string().max(64), z.union([z.string().max(4096), z.array(z.string().max(4096)).max(20)])),
+    params: z.record(z.string().max(64), z.union([z.string().max(8192), z.array(z.string().max(8192)).max(20)])),
+    /**
+     * Fields whose values travel in base64 (their UTF-8 bytes): what the bus cannot carry as text
+     * (a NUL byte a phone sent) still reaches the signature check exactly as Twilio signed it.
+     */
+    encoded: z.array(z.string().max(64)).max(100).optional(),
   })
   .strict();
 export type TwilioWebhook = z.infer<typeof TwilioWebhookSchema>;
 
 export const SmsServiceInfoSchema = z.object({
   phone_number: E164Schema.nullable(),
+  /** The group numbers (each member has each of their groups on a different one of them). */
+  group_numbers: z.array(E164Schema),
   monthly_allowance: z.number().int(),
   max_segments: z.number().int(),
   dev_phone: z.boolean(),
@@ -191,6 +198,12 @@ export const SMS_CHANNEL_RPC = {
     request: GroupParamsSchema.strict(),
     response: GroupInviteSchema,
     description: 'An invite link to a group (members only)',
+  }),
+  leaveGroup: defineRpc({
+    subject: 'sms.group.leave',
+    request: GroupParamsSchema.strict(),
+    response: z.object({ left: z.literal(true) }),
+    description: "Leave one of the caller's groups (the last member out takes the group with them)",
   }),
   revokeInvite: defineRpc({
     subject: 'sms.group.invite.revoke',

@@ -1,4 +1,4 @@
-import type { Attributes, BatchObservableResult, Histogram, Meter, Observable } from '@opentelemetry/api';
+import type { Attributes, BatchObservableResult, Counter, Histogram, Meter, Observable } from '@opentelemetry/api';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { OutboxLag } from '../database/outbox';
 
@@ -18,6 +18,8 @@ export const METRIC_NAMES = {
   outboxLag: 'assistant_outbox_lag_seconds',
   /** Each service's outbox: events not yet relayed (gauge). */
   outboxPending: 'assistant_outbox_pending_events',
+  /** SMS: texts the operator's ceiling kept from going out (counter; `reason` minute_ceiling: delayed, day_ceiling: held). */
+  smsTextsHeld: 'assistant_sms_texts_held',
 } as const;
 
 /** Label names, as Prometheus sees them. */
@@ -30,6 +32,8 @@ export const METRIC_LABELS = {
   rpcOutcome: 'outcome',
   /** Which service an outbox belongs to (not `service`: Prometheus' target labels have one). */
   service: 'assistant_service',
+  /** Why a text was held (minute_ceiling, day_ceiling). */
+  reason: 'reason',
 } as const;
 
 /** How a bus request/reply ended: answered (ok or with an error), or not at all. */
@@ -67,6 +71,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export class PlatformMetrics {
   private httpDuration?: Histogram;
   private rpcDuration?: Histogram;
+  private smsHeld?: Counter;
   private binding?: object;
   private activeReplyStreams = 0;
   private hostsReplyStreams = false;
@@ -89,6 +94,11 @@ export class PlatformMetrics {
   recordRpc(subject: string, outcome: RpcOutcome, seconds: number): void {
     const histogram = this.rpcDuration;
     if (histogram) histogram.record(seconds, this.rpcLabelsOf(subject)[outcome]);
+  }
+
+  /** A text the operator's ceiling kept from going out (SMS_TEXTS_PER_MINUTE: delayed; SMS_TEXTS_PER_DAY: held). */
+  recordSmsHeld(reason: 'minute_ceiling' | 'day_ceiling'): void {
+    this.smsHeld?.add(1, { [METRIC_LABELS.reason]: reason });
   }
 
   /** This process writes replies: it reports `assistant_active_reply_streams` (0 included). */
@@ -153,11 +163,16 @@ export class PlatformMetrics {
     };
     meter.addBatchObservableCallback(observeOutboxes, [outboxLag, outboxPending]);
 
+    const smsHeld = meter.createCounter(METRIC_NAMES.smsTextsHeld, {
+      description: "Texts the operator's ceiling kept from going out (minute_ceiling: delayed, day_ceiling: held for good)",
+    });
+
     const stopProcessMetrics = observeProcess(meter);
     const binding = {};
     this.binding = binding;
     this.httpDuration = httpDuration;
     this.rpcDuration = rpcDuration;
+    this.smsHeld = smsHeld;
     return () => {
       streams.removeCallback(observeStreams);
       meter.removeBatchObservableCallback(observeOutboxes, [outboxLag, outboxPending]);
@@ -166,6 +181,7 @@ export class PlatformMetrics {
       this.binding = undefined;
       this.httpDuration = undefined;
       this.rpcDuration = undefined;
+      this.smsHeld = undefined;
     };
   }
 

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { isSafeText } from '@app/contracts';
 import type { TwilioWebhook } from '@app/contracts/sms';
 
 /**
@@ -10,16 +11,31 @@ export function signedUrl(request: FastifyRequest, publicUrl: string | undefined
   return `${origin}${request.url}`;
 }
 
-/** A Twilio form post as the sms service checks it: the fields as text, the signature, the URL. */
+/**
+ * A Twilio form post as the sms service checks it: the fields as text, the signature, the URL. A
+ * value the bus cannot carry as text (a NUL byte in a text someone sent) travels in base64 and is
+ * named in `encoded`: the service checks the signature on the bytes Twilio signed, then cleans the
+ * text, so such a text is stored and answered instead of refused (Twilio does not retry a 4xx).
+ */
 export function twilioWebhookOf(request: FastifyRequest, publicUrl: string | undefined): TwilioWebhook {
   const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
   const params: TwilioWebhook['params'] = {};
+  const encoded: string[] = [];
   for (const [name, value] of Object.entries(body)) {
-    if (typeof value === 'string') params[name] = value;
-    else if (Array.isArray(value)) params[name] = value.map(String);
+    const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : null;
+    if (!values || !isSafeText(name)) continue;
+    const safe = values.every(isSafeText);
+    const carried = safe ? values : values.map((v) => Buffer.from(v, 'utf8').toString('base64'));
+    if (!safe) encoded.push(name);
+    params[name] = typeof value === 'string' ? carried[0] : carried;
   }
   const signature = request.headers['x-twilio-signature'];
-  return { url: signedUrl(request, publicUrl), signature: typeof signature === 'string' ? signature : '', params };
+  return {
+    url: signedUrl(request, publicUrl),
+    signature: typeof signature === 'string' ? signature : '',
+    params,
+    ...(encoded.length ? { encoded } : {}),
+  };
 }
 
 /** An empty TwiML answer: nothing to say in the webhook's answer (the reply goes out through the REST API). */

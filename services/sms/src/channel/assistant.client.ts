@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { CHAT_RPC, type FileReference } from '@app/contracts/chat';
 import { FILES_RPC } from '@app/contracts/files';
-import { AppLogger, RpcClient, SERVICE_CONFIG } from '@app/platform';
+import { AppLogger, RpcCallError, RpcClient, SERVICE_CONFIG } from '@app/platform';
 import type { SmsConfig } from '../config';
 
 /** What the chat service answered to a text. */
@@ -41,6 +41,16 @@ export class AssistantClient {
   async newConversation(caller: Caller, title: string, { shared = false } = {}): Promise<string> {
     const conversation = await this.rpc.call(CHAT_RPC.create, { conversation_title: title, ...(shared ? { shared } : {}) }, caller);
     return conversation.chat_id;
+  }
+
+  /** Deletes a conversation (a group nobody is left in); one already gone is fine. */
+  async removeConversation(caller: Caller, chatId: string): Promise<void> {
+    try {
+      await this.rpc.call(CHAT_RPC.remove, { chat_id: chatId }, caller);
+    } catch (error) {
+      if (error instanceof RpcCallError && error.shape.status === 404) return;
+      throw error;
+    }
   }
 
   /** Sends the text to the conversation and reads the reply stream to its end. */

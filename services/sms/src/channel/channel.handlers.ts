@@ -4,11 +4,15 @@ import { E164Schema, SMS_CHANNEL_RPC, SMS_EVENTS } from '@app/contracts/sms';
 import { DomainError, EventHandler, RpcClient, RpcHandler, SERVICE_CONFIG, userIdOf, type EventInput, type RpcInput } from '@app/platform';
 import type { SmsConfig } from '../config';
 import { MessagesService } from '../messages/messages.service';
-import { ChannelRepository } from './channel.repository';
-import { GroupsService } from './groups.service';
-import { InboundService, periodOf } from './inbound.service';
+import { GroupJoins } from './groups/group-joins';
+import { GroupsService } from './groups/groups.service';
+import { GroupNumberPool } from './groups/number-pool';
+import { periodOf } from './inbound/allowance';
+import { InboundService } from './inbound.service';
 import { OutboundQueue } from './outbound-queue';
+import { ServiceNumbers } from './service-numbers';
 import { WebhookSigning } from './signing';
+import { NumbersRepository } from './store/numbers.repository';
 
 /** The text channel's calls (webhooks, the caller's state, groups, the development phone) and the outbound queue's consumer. */
 @Controller()
@@ -17,7 +21,10 @@ export class ChannelHandlers {
     private readonly inbound: InboundService,
     private readonly outbound: OutboundQueue,
     private readonly groups: GroupsService,
-    private readonly channel: ChannelRepository,
+    private readonly joins: GroupJoins,
+    private readonly numbers: NumbersRepository,
+    private readonly serviceNumbers: ServiceNumbers,
+    private readonly pool: GroupNumberPool,
     private readonly signing: WebhookSigning,
     private readonly messages: MessagesService,
     private readonly rpc: RpcClient,
@@ -42,7 +49,8 @@ export class ChannelHandlers {
   @RpcHandler(SMS_CHANNEL_RPC.service)
   service() {
     return {
-      phone_number: this.inbound.assistantNumber,
+      phone_number: this.serviceNumbers.assistant,
+      group_numbers: [...this.pool.numbers],
       monthly_allowance: this.config.SMS_MONTHLY_ALLOWANCE,
       max_segments: this.config.SMS_MAX_SEGMENTS,
       dev_phone: this.messages.devInboxEnabled,
@@ -53,10 +61,10 @@ export class ChannelHandlers {
   async me({ caller }: RpcInput<typeof SMS_CHANNEL_RPC.me>) {
     const userId = userIdOf(caller);
     const period = periodOf(new Date());
-    const [known, used] = await Promise.all([this.channel.numberOfUser(userId), this.channel.usage(userId, period)]);
+    const [known, used] = await Promise.all([this.numbers.numberOfUser(userId), this.numbers.usage(userId, period)]);
     let phone = known?.phone ?? null;
     if (!phone && !caller.is_anon) phone = (await this.rpc.call(AUTH_RPC.me, {}, caller)).phone_number;
-    const optedOut = known?.optedOut ?? (phone ? ((await this.channel.number(phone))?.optedOut ?? false) : false);
+    const optedOut = known?.optedOut ?? (phone ? ((await this.numbers.number(phone))?.optedOut ?? false) : false);
     return {
       phone_number: phone && E164Schema.safeParse(phone).success ? phone : null,
       opted_out: optedOut,
@@ -70,7 +78,7 @@ export class ChannelHandlers {
   @RpcHandler(SMS_CHANNEL_RPC.devSign)
   async devSign({ data }: RpcInput<typeof SMS_CHANNEL_RPC.devSign>) {
     if (!this.messages.devInboxEnabled) throw DomainError.notFound('Not Found');
-    return { signature: await this.signing.sign(data.url, data.params), to: this.inbound.assistantNumber };
+    return { signature: await this.signing.sign(data.url, data.params), to: this.serviceNumbers.assistant };
   }
 
   @RpcHandler(SMS_CHANNEL_RPC.createGroup)
@@ -110,6 +118,11 @@ export class ChannelHandlers {
 
   @RpcHandler(SMS_CHANNEL_RPC.join)
   join({ data }: RpcInput<typeof SMS_CHANNEL_RPC.join>) {
-    return this.groups.join(data.invite_id, data.phone_number);
+    return this.joins.ask(data.invite_id, data.phone_number);
+  }
+
+  @RpcHandler(SMS_CHANNEL_RPC.leaveGroup)
+  leaveGroup({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.leaveGroup>) {
+    return this.groups.leave(caller, data.channel_url);
   }
 }

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppLogger, SERVICE_CONFIG } from '@app/platform';
+import { AppLogger, platformMetrics, SERVICE_CONFIG } from '@app/platform';
 import type { SmsConfig } from '../config';
 import { SMS_SENDER, SmsSendError, type SmsSender } from '../sms/senders/sms-sender';
-import { ChannelRepository } from './channel.repository';
+import { destinationRefusal, type DestinationPolicy } from './destinations';
+import { NumbersRepository } from './store/numbers.repository';
+import { OutboundRepository } from './store/outbound.repository';
 
 /** Sends are given up on after this many attempts (Twilio down for long): the text is marked failed. */
 export const MAX_SEND_ATTEMPTS = 8;
@@ -12,6 +14,9 @@ const STALE_SEND_MS = 30_000;
 const HELD_WAIT_MS = 2_000;
 const HELD_POLL_MS = 100;
 
+/** The numbers the channel never texts (its own, blocked regions): provided by the module from the configuration. */
+export const DESTINATION_POLICY = Symbol('DESTINATION_POLICY');
+
 /** Thrown to have the bus deliver the event again after its back-off (250 ms, 1 s, 5 s, 15 s, 30 s...). */
 export class RetryLater extends Error {
   constructor(reason: string) {
@@ -20,30 +25,37 @@ export class RetryLater extends Error {
   }
 }
 
+export type OutboundConfig = Pick<SmsConfig, 'PUBLIC_URL' | 'SMS_TEXTS_PER_MINUTE' | 'SMS_TEXTS_PER_DAY'>;
+
 /**
  * The consumer of the outbound queue (`events.sms.outbound`, a durable JetStream consumer, or the
  * in-process event log in the embedded mode). Each event names a stored text; the text is claimed
  * (so a redelivered event, a second replica or a restart sends it at most once), checked against the
- * number's opt-out (a reply queued before a STOP is not sent), then handed to the sender. Twilio's
- * 5xx and 429 (and no answer at all) are retried with the bus's back-off; other refusals are final.
+ * number's opt-out (a reply queued before a STOP is not sent), the numbers never texted (a blocked
+ * region, a non-mobile range, the service's own) and the operator's ceiling (SMS_TEXTS_PER_MINUTE:
+ * it waits; SMS_TEXTS_PER_DAY: it is held), then handed to the sender. Twilio's 5xx and 429 (and no
+ * answer at all) are retried with the bus's back-off; other refusals are final.
  */
 @Injectable()
 export class OutboundQueue {
   private readonly statusCallback?: string;
+  private heldLoggedAt = -Infinity;
 
   constructor(
-    private readonly channel: ChannelRepository,
+    private readonly outbound: OutboundRepository,
+    private readonly numbers: NumbersRepository,
     @Inject(SMS_SENDER) private readonly sender: SmsSender,
-    @Inject(SERVICE_CONFIG) config: Pick<SmsConfig, 'PUBLIC_URL'>,
+    @Inject(SERVICE_CONFIG) private readonly config: OutboundConfig,
+    @Inject(DESTINATION_POLICY) private readonly destinations: DestinationPolicy,
     private readonly logger: AppLogger,
   ) {
     this.statusCallback = config.PUBLIC_URL ? `${config.PUBLIC_URL.replace(/\/$/, '')}/api/v1/sms/twilio/status` : undefined;
-    channel.onCommitted((ids) => this.sendNow(ids));
   }
 
   /**
    * The fast path: the texts a transaction just queued, sent at once by whoever queued them (the
-   * answer to one number, in order), instead of waiting their turn in the queue's one consumer.
+   * answer to one number, in order) once it has committed, instead of waiting their turn in the
+   * queue's one consumer.
    * Nothing here throws: a text not sent now (claimed by the consumer first, a crash) is the
    * consumer's; one Twilio asks to retry goes back to the queue's events, with its back-off.
    */
@@ -53,7 +65,7 @@ export class OutboundQueue {
         await this.deliver(id, { fastPath: true });
       } catch (error) {
         if (error instanceof RetryLater) {
-          await this.channel.requeue(id, Date.now()).catch((failure: unknown) => this.logFailure(id, failure));
+          await this.outbound.requeue(id, Date.now()).catch((failure: unknown) => this.logFailure(id, failure));
         } else this.logFailure(id, error);
       }
     }
@@ -69,7 +81,7 @@ export class OutboundQueue {
    */
   private async heldElsewhere(messageId: string): Promise<boolean> {
     for (let waited = 0; ; waited += HELD_POLL_MS) {
-      if ((await this.channel.outboundStatus(messageId)) !== 'sending') return false;
+      if ((await this.outbound.status(messageId)) !== 'sending') return false;
       if (waited >= HELD_WAIT_MS) return true;
       await new Promise((resolve) => setTimeout(resolve, HELD_POLL_MS));
     }
@@ -81,20 +93,27 @@ export class OutboundQueue {
    * or fails half-way (the text left `sending`), the text is claimed again once stale, instead of
    * being stranded after its one event was acknowledged.
    */
-  async deliver(messageId: string, { fastPath = false } = {}): Promise<'sent' | 'skipped' | 'suppressed' | 'failed'> {
-    const message = await this.channel.claimOutbound(messageId, STALE_SEND_MS);
+  async deliver(messageId: string, { fastPath = false } = {}): Promise<'sent' | 'skipped' | 'suppressed' | 'refused' | 'held' | 'failed'> {
+    const message = await this.outbound.claim(messageId, STALE_SEND_MS);
     if (!message) {
       if (!fastPath && (await this.heldElsewhere(messageId))) throw new RetryLater('Being sent by another worker');
       return 'skipped';
     }
     // STOP is honoured to the letter: after it only its own confirmation (and the one to START) goes out.
     if (message.purpose !== 'confirmation') {
-      const number = await this.channel.number(message.to);
+      const number = await this.numbers.number(message.to);
       if (number?.optedOut) {
-        await this.channel.recordOutbound(message.id, { status: 'suppressed', error: 'The number opted out (STOP)' });
+        await this.outbound.record(message.id, { status: 'suppressed', error: 'The number opted out (STOP)' });
         return 'suppressed';
       }
     }
+    const refusal = destinationRefusal(message.to, this.destinations);
+    if (refusal) {
+      await this.outbound.record(message.id, { status: 'refused', error: `Never texted: ${refusal}` });
+      return 'refused';
+    }
+    const ceiling = await this.outbound.reserveSend(this.config.SMS_TEXTS_PER_MINUTE, this.config.SMS_TEXTS_PER_DAY);
+    if (ceiling !== 'send') return this.overCeiling(message.id, ceiling);
     try {
       const result = await this.sender.send({
         to: message.to,
@@ -104,17 +123,42 @@ export class OutboundQueue {
         mediaUrls: message.mediaUrls,
         statusCallback: this.statusCallback,
       });
-      await this.channel.recordOutbound(message.id, { status: result.status, providerMessageId: result.providerMessageId });
+      await this.outbound.record(message.id, { status: result.status, providerMessageId: result.providerMessageId });
       return 'sent';
     } catch (error) {
       const reason = error instanceof SmsSendError ? error.providerError : String(error);
       if (error instanceof SmsSendError && error.retryable && message.attempts < MAX_SEND_ATTEMPTS) {
-        await this.channel.recordOutbound(message.id, { status: 'retrying', error: reason });
+        await this.outbound.record(message.id, { status: 'retrying', error: reason });
         throw new RetryLater(reason);
       }
-      await this.channel.recordOutbound(message.id, { status: 'failed', error: reason });
+      await this.outbound.record(message.id, { status: 'failed', error: reason });
       this.logger.warn({ msg: 'A text could not be sent', message_id: message.id, reason }, 'OutboundQueue');
       return 'failed';
     }
+  }
+
+  /**
+   * Past the minute's ceiling the text waits (back in the queue, the bus's back-off brings it back);
+   * past the day's it is held for good: counted by assistant_sms_texts_held_total, logged as an error
+   * at most once a minute (the operator's alert).
+   */
+  private async overCeiling(id: string, verdict: 'wait' | 'hold'): Promise<'held'> {
+    platformMetrics.recordSmsHeld(verdict === 'wait' ? 'minute_ceiling' : 'day_ceiling');
+    if (verdict === 'wait') {
+      await this.outbound.record(id, { status: 'retrying', error: 'SMS_TEXTS_PER_MINUTE reached' });
+      throw new RetryLater('SMS_TEXTS_PER_MINUTE reached');
+    }
+    await this.outbound.record(id, { status: 'held', error: 'SMS_TEXTS_PER_DAY reached' });
+    if (Date.now() - this.heldLoggedAt >= 60_000) {
+      this.heldLoggedAt = Date.now();
+      this.logger.error(
+        {
+          msg: "The day's ceiling of texts (SMS_TEXTS_PER_DAY) is reached: texts are held, not sent",
+          limit: this.config.SMS_TEXTS_PER_DAY,
+        },
+        'OutboundQueue',
+      );
+    }
+    return 'held';
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { QueuedText } from './channel.repository';
+import type { QueuedText } from './store/channel-store';
 import { countSegments } from './segments';
 
 /** A text to queue: a new id, and the segments and encoding it goes out in, counted from its body. */

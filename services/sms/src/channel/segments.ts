@@ -69,7 +69,7 @@ export function countSegments(text: string): SegmentCount {
  * word boundary when one is near, ending with an ellipsis (`...` in GSM-7, so the cut does not turn
  * the whole text into UCS-2; `…` in UCS-2).
  */
-export function fitToSegments(text: string, maxSegments: number): string {
+export function fitToSegments(text: string, maxSegments: number, _pointer?: string): string {
   if (countSegments(text).segments <= maxSegments) return text;
   const encoding: SmsEncoding = isGsm7(text) ? 'GSM-7' : 'UCS-2';
   const ellipsis = encoding === 'GSM-7' ? '...' : '…';

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, SERVICE_CONFIG } from '@app/platform';
 import twilio from 'twilio';
 import { smsProviderOf, type SmsConfig } from '../config';
-import { ChannelRepository } from './channel.repository';
+import { SettingsRepository } from './store/settings.repository';
 
 /**
  * The key webhooks are signed with: Twilio's auth token when Twilio is configured; otherwise a key
@@ -15,13 +15,13 @@ export class WebhookSigning {
   private key?: Promise<string>;
 
   constructor(
-    private readonly channel: ChannelRepository,
+    private readonly settings: SettingsRepository,
     @Inject(SERVICE_CONFIG) private readonly config: SmsConfig,
   ) {}
 
   private signingKey(): Promise<string> {
     if (smsProviderOf(this.config) === 'twilio' && this.config.TWILIO_AUTH_TOKEN) return Promise.resolve(this.config.TWILIO_AUTH_TOKEN);
-    this.key ??= this.channel
+    this.key ??= this.settings
       .setting('dev-webhook-key', () => randomBytes(32).toString('hex'))
       .catch((error: unknown) => {
         this.key = undefined;

@@ -1,7 +1,7 @@
 import { AppLogger, DomainError, type RpcClient } from '@app/platform';
 import type { Caller } from '@app/contracts';
-import type { ChannelRepository } from '../channel/channel.repository';
-import type { GroupsRepository } from '../channel/groups.repository';
+import type { GroupsRepository } from '../channel/store/groups.repository';
+import type { NumbersRepository } from '../channel/store/numbers.repository';
 import type { SmsConfig } from '../config';
 import { maskCodes } from '../sms/mask-codes';
 import { ConsoleSender } from '../sms/senders/console.sender';
@@ -249,8 +249,8 @@ describe('SmsUserData', () => {
   const hookOf = (repository: unknown, rpc: RpcClient) =>
     new SmsUserData(
       repository as MessagesRepository,
-      { ofMember: async () => [] } as unknown as GroupsRepository,
-      { numberOfUser: async () => null } as unknown as ChannelRepository,
+      { ofMember: async () => [], forgetNumbers: async () => undefined } as unknown as GroupsRepository,
+      { numberOfUser: async () => null } as unknown as NumbersRepository,
       rpc,
       { warn: () => undefined } as unknown as AppLogger,
     );

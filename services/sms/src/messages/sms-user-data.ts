@@ -5,8 +5,8 @@ import { CHAT_RPC } from '@app/contracts/chat';
 import type { USER_EVENTS } from '@app/contracts/events';
 import { AppLogger, RpcCallError, RpcClient, type UserDataPurgeHook } from '@app/platform';
 import { texterCaller } from '../channel/assistant.client';
-import { ChannelRepository } from '../channel/channel.repository';
-import { GroupsRepository } from '../channel/groups.repository';
+import { GroupsRepository } from '../channel/store/groups.repository';
+import { NumbersRepository } from '../channel/store/numbers.repository';
 import { MessagesRepository } from './messages.repository';
 
 /**
@@ -26,7 +26,7 @@ export class SmsUserData implements UserDataPurgeHook {
   constructor(
     private readonly messages: MessagesRepository,
     private readonly groups: GroupsRepository,
-    private readonly channel: ChannelRepository,
+    private readonly numbers: NumbersRepository,
     private readonly rpc: RpcClient,
     private readonly logger: AppLogger,
   ) {}
@@ -39,7 +39,7 @@ export class SmsUserData implements UserDataPurgeHook {
   }
 
   async purgeUserData(userId: string, deleted: PayloadOf<typeof USER_EVENTS.deleted>): Promise<void> {
-    const known = await this.channel.numberOfUser(userId);
+    const known = await this.numbers.numberOfUser(userId);
     const phones = [...new Set([deleted.phone_number, known?.phone].filter((p): p is string => Boolean(p)))];
     for (const group of await this.groups.ofMember(userId, phones)) {
       const caller = texterCaller(group.id, `purge:${deleted.deletion_id}`);
@@ -55,6 +55,7 @@ export class SmsUserData implements UserDataPurgeHook {
       await this.forgetConversation(caller, group.chatId);
       await this.groups.removeMember(group.id, userId, phones);
     }
+    await this.groups.forgetNumbers(phones);
     for (const phone of phones) await this.messages.deleteTo(phone);
   }
 
