@@ -137,7 +137,17 @@ export class FakeTwilio {
    */
   async sendInbound(
     webhookUrl: string,
-    text: { from: string; to: string; body: string; messageSid?: string; mediaUrls?: string[]; signature?: string; signedUrl?: string },
+    text: {
+      from: string;
+      to: string;
+      body: string;
+      messageSid?: string;
+      mediaUrls?: string[];
+      /** The type Twilio reports for each picture (image/png by default). */
+      mediaTypes?: string[];
+      signature?: string;
+      signedUrl?: string;
+    },
   ): Promise<{ status: number; body: string; contentType: string | null; messageSid: string }> {
     const messageSid = text.messageSid ?? `SM${randomBytes(16).toString('hex')}`;
     const params: Record<string, string> = {
@@ -152,7 +162,7 @@ export class FakeTwilio {
     };
     text.mediaUrls?.forEach((url, i) => {
       params[`MediaUrl${i}`] = url;
-      params[`MediaContentType${i}`] = 'image/png';
+      params[`MediaContentType${i}`] = text.mediaTypes?.[i] ?? 'image/png';
     });
     return { ...(await this.post(webhookUrl, params, text.signature, text.signedUrl)), messageSid };
   }

@@ -43,7 +43,7 @@ export function safeLabel(text: string, max: number, fallback: string): string {
     .replace(/\b(?:https?:\/\/|www\.)\S*/gi, ' ')
     .replace(/\S+\.(?:[a-z]{2,})(?:\/\S*)?/gi, (word) => (/^[\d.]+$/.test(word) ? word : ' '))
     .replace(/[+\d][\d\s().-]{4,}\d/g, ' ')
-    .replace(/[^A-Za-z0-9 '&,.!?-]/g, ' ')
+    .replace(/[^A-Za-z0-9 '&,.!?*+-]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, max)

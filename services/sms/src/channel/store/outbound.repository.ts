@@ -61,12 +61,26 @@ export class OutboundRepository {
     return rows[0]?.status ?? null;
   }
 
+  /**
+   * A send's outcome. A delivery report can beat the provider's own answer (Twilio calls back as
+   * soon as the carrier answers): one already received for this provider id wins over `queued`.
+   */
   async record(id: string, outcome: { status: string; providerMessageId?: string | null; error?: string | null }): Promise<void> {
     await this.dataSource.query(
-      `UPDATE outbound_message SET status = $2, provider_message_id = COALESCE($3, provider_message_id), error = $4, status_updated_at = now()
+      `UPDATE outbound_message SET
+         status = COALESCE((SELECT c.status FROM sms_status_callback c WHERE $3::text IS NOT NULL AND c.message_sid = $3 ORDER BY c.id DESC LIMIT 1), $2),
+         provider_message_id = COALESCE($3, provider_message_id), error = $4, status_updated_at = now()
        WHERE id = $1`,
       [id, outcome.status, outcome.providerMessageId ?? null, outcome.error ?? null],
     );
+    if (outcome.providerMessageId) {
+      // Reports that came first belong to the message (and its account: exported and purged with it).
+      await this.dataSource.query(
+        `UPDATE sms_status_callback SET outbound_id = $1, user_id = (SELECT user_id FROM outbound_message WHERE id = $1)
+         WHERE message_sid = $2 AND outbound_id IS NULL`,
+        [id, outcome.providerMessageId],
+      );
+    }
   }
 
   /** Puts a text back in the queue's events (Twilio asked to retry, or the minute's ceiling): the consumer retries it with back-off. */
