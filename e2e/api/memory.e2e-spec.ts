@@ -433,6 +433,8 @@ describe('extraction by a model', () => {
       for (const [message, answer] of [
         ['What is the name of my dog?', memories(['Has a dog', 'pet:dog'])],
         ['Rex is my dog.', memories(['Has a dog', 'pet:dog'])],
+        // Under no subject (or another one), the vaguer text is a repeat, not a second memory.
+        ['Do you remember my dog?', memories(['Has a dog', null])],
         ["My friend's dog is Max.", memories(['Has a dog named Max', 'pet:dog'])],
       ]) {
         answers.push(answer);
