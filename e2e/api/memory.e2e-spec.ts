@@ -140,6 +140,32 @@ describe.each(TRANSPORTS)('long-term memory over the %s transport', (transport) 
     await guest.api.get(`${LIST}&source_chat_id=nope`).expect(422);
   });
 
+  it('keeps "Has a dog named Rex" through a question about the dog, "Rex is my dog", another dog, a hypothetical and a denial', async () => {
+    const guest = await person();
+    const chatId = await guest.newChat();
+    await guest.say(chatId, 'I have a dog called Rex.');
+    const [rex] = await guest.memoriesWhen((m) => m.length === 1);
+    expect(rex).toMatchObject({ text: 'Has a dog named Rex', is_inference: false, is_confirmed: true });
+    for (const message of [
+      'What is the name of my dog?',
+      'Rex is my dog.',
+      "My friend's dog is Max.",
+      'If I had a cat I would call her Luna.',
+      "My dog isn't called Max.",
+    ]) {
+      const reply = replyOf(await guest.say(chatId, message));
+      // The memory service has handled this exchange (its event id is the reply's).
+      await eventually(async () => {
+        const { rows } = await db.query("SELECT 1 FROM memory.processed_event WHERE consumer = 'memory-extraction' AND event_id = $1", [
+          `exchange:${reply.message_id}`,
+        ]);
+        return rows.length ? true : undefined;
+      });
+      // Untouched: same text, same source, same update time.
+      expect([message, await guest.memories()]).toEqual([message, [rex]]);
+    }
+  });
+
   it("uses the relevant memories in the next replies, lists their ids in the reply's metadata, and answers 'what do you know about me?' from them", async () => {
     const guest = await person();
     const chatId = await guest.newChat();
@@ -395,6 +421,34 @@ describe('extraction by a model', () => {
       await guest.say(chatId, "I'm vegetarian");
       stored = await guest.memoriesWhen((m) => m.length === 3);
       expect(texts(stored)).toEqual(['Is a parent', 'Is vegetarian', 'Lives in Porto']);
+    });
+
+    it("refuses the model's lossy update after a question, and its update from someone else's fact", async () => {
+      const guest = await new Person(stack).start();
+      const chatId = await guest.newChat();
+      answers.push(memories(['Has a dog named Rex', 'pet:dog']));
+      await guest.say(chatId, 'I have a dog called Rex.');
+      const [rex] = await guest.memoriesWhen((m) => m.length === 1);
+      expect(rex.text).toBe('Has a dog named Rex');
+      for (const [message, answer] of [
+        ['What is the name of my dog?', memories(['Has a dog', 'pet:dog'])],
+        ['Rex is my dog.', memories(['Has a dog', 'pet:dog'])],
+        // Under no subject (or another one), the vaguer text is a repeat, not a second memory.
+        ['Do you remember my dog?', memories(['Has a dog', null])],
+        ["My friend's dog is Max.", memories(['Has a dog named Max', 'pet:dog'])],
+      ]) {
+        answers.push(answer);
+        const reply = replyOf(await guest.say(chatId, message));
+        await eventually(async () => {
+          const { rows } = await booted.db.query(
+            "SELECT 1 FROM memory.processed_event WHERE consumer = 'memory-extraction' AND event_id = $1",
+            [`exchange:${reply.message_id}`],
+          );
+          return rows.length ? true : undefined;
+        });
+        expect(answers).toEqual([]);
+        expect([message, await guest.memories()]).toEqual([message, [rex]]);
+      }
     });
   });
 

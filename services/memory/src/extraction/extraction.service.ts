@@ -66,7 +66,7 @@ export class ExtractionService {
       texts: [...new Set(extracted.map((m) => normalizeText(m.text)))],
     };
     const applied = await this.store.merge(eventId, exchange.user_id, this.sourceOf(exchange), lookup, (candidates) =>
-      planMerge(candidates, extracted),
+      planMerge(candidates, extracted, exchange.user_text),
     );
     return applied ? 'applied' : 'duplicate';
   }

@@ -62,7 +62,8 @@ export const EXTRACTION_INSTRUCTIONS = [
   'relation:<daughter|son|brother|sister>:<name>, pet:<kind>, allergy:<thing>, language:<language>,',
   'preference:<thing>, favourite:<kind>, inference:<what>, or another short key of the same form.',
   'When a known memory is about the same thing, reuse its subject exactly: a correction ("I moved to Porto" after',
-  '"Lives in Lisbon") replaces it. Do not repeat known memories unchanged.',
+  '"Lives in Lisbon") replaces it. Do not repeat known memories unchanged, and never restate one with less detail',
+  '("Has a dog" when "Has a dog named Rex" is known): a question about a known memory changes nothing.',
   'Answer with an empty list when there is nothing to remember.',
 ].join(' ');
 

@@ -1,4 +1,4 @@
-import { extractByRules } from './rule-based.extractor';
+import { extractByRules, statesSomething } from './rule-based.extractor';
 
 const read = (message: string) => extractByRules(message).map((m) => [m.text, m.subject, m.isInference, m.isFact]);
 
@@ -57,5 +57,38 @@ describe('the offline extractor', () => {
   it('reads a dislike said with a negation', () => {
     expect(read("I don't like horror movies")).toEqual([['Dislikes horror movies', 'preference:horror movies', false, false]]);
     expect(read("I can't stand olives")).toEqual([['Dislikes olives', 'preference:olives', false, false]]);
+  });
+
+  it('reads "Rex is my dog" as naming the dog, and nothing in someone else\'s pet or a pronoun', () => {
+    expect(read('Rex is my dog.')).toEqual([['Has a dog named Rex', 'pet:dog', false, true]]);
+    expect(read('Ana is my daughter')).toEqual([
+      ['Has a daughter named Ana', 'relation:daughter:ana', false, true],
+      ['Is a parent', 'inference:parent', true, true],
+    ]);
+    expect(read('This is my dog.')).toEqual([['Has a dog', 'pet:dog', false, true]]);
+    expect(read("Max is my friend's dog.")).toEqual([]);
+    expect(read("My sister's dog is called Max.")).toEqual([]);
+    expect(read('rex is my dog')).toEqual([['Has a dog', 'pet:dog', false, true]]);
+  });
+
+  it('tells a message that states something about the user from one that only asks, imagines, reports or denies', () => {
+    for (const message of [
+      'I have a dog called Rex.',
+      'Rex is my dog.',
+      'We just moved to Porto. Any good schools there?',
+      "I'm vegan - any ideas?",
+    ])
+      expect([message, statesSomething(message)]).toEqual([message, true]);
+    for (const message of [
+      'What is the name of my dog?',
+      'Is my dog called Max?',
+      'If I had a cat I would call her Luna.',
+      'Imagine I moved to Tokyo, what would I miss?',
+      "My friend's dog is Max.",
+      "My sister's dog is called Max.",
+      "My dog isn't called Max.",
+      "I don't live in Porto.",
+    ])
+      expect([message, statesSomething(message)]).toEqual([message, false]);
   });
 });

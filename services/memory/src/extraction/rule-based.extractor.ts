@@ -28,9 +28,10 @@ const STOP_WORDS = new Set(
 
 /** Words that cannot start a name ("my wife is A doctor", "my son is Happy" is rare enough). */
 const NOT_NAMES = new Set(
-  'a an the i my your our very so not no in at on called named also really always still just only now currently years months old happy sick ill great fine good'.split(
-    ' ',
-  ),
+  (
+    'a an the i my your our very so not no in at on called named also really always still just only now currently years months old happy sick ill great fine good ' +
+    'this that these those he she it they who what which there here everyone someone somebody nobody everybody'
+  ).split(' '),
 );
 
 /** Places that are not places ("I live in hope"). */
@@ -128,6 +129,12 @@ const FILLERS =
 const NOT_A_STATEMENT =
   /^(?:if|when|whenever|whether|maybe|perhaps|suppose|supposing|imagine|what if|should|would|could|do|does|did|are|is|can|will|was|were|how|what|why|where|who|which|i wonder|i wish|i hope|i think about|i dream|i might|i may|i could|i would|i'd|i’d|i will|i'll|i’ll|i want|i wanted|i plan|i'm planning|i’m planning|i am planning|i'm thinking|i’m thinking|i am thinking|i used to|i once|one day|someday|my friend|my friends|a friend|my colleague|my boss|my neighbou?r)\b/i;
 
+/** Skips a clause that denies what a rule would read in it ("I'm not vegetarian", "I no longer live in Paris"). */
+const NEGATED = /\bnot\b|n't\b|n’t\b|\bnever\b|\bno\s+longer\b|\bnobody\b|\bnone\b/i;
+
+/** Someone else's family or pet ("my sister's dog is called Max", "my friend's cat"): not the user's. */
+const SOMEONE_ELSES = new RegExp(String.raw`^(?:my|our)\s+[\p{L}-]+(?:'s|’s)\s+(?:${RELATION_WORDS}|friend|friends)\b`, 'iu');
+
 interface Clause {
   /** As written. */
   text: string;
@@ -163,12 +170,21 @@ export function clausesOf(message: string): Clause[] {
         .replace(/,\s*(?:not|rather than|instead of)\s+[^,]*$/i, '')
         .replace(/[.!;,]+$/, '')
         .trim();
-      if (!text || NOT_A_STATEMENT.test(text)) continue;
+      if (!text || NOT_A_STATEMENT.test(text) || SOMEONE_ELSES.test(text)) continue;
       const lower = text.toLowerCase();
       clauses.push({ text, lower: lower.length === text.length ? lower : text });
     }
   }
   return clauses;
+}
+
+/**
+ * Whether a message states anything about the user: a clause that is not a question, a wish, a
+ * hypothetical, someone else's fact or a denial. Only such a message may change what the user said
+ * (see planMerge): "What is the name of my dog?" or "my friend's dog is Max" never does.
+ */
+export function statesSomething(message: string): boolean {
+  return clausesOf(message).some((clause) => !NEGATED.test(clause.lower));
 }
 
 // ---- Proper names and places --------------------------------------------------------------------------
@@ -352,6 +368,14 @@ const RULES: Rule[] = [
     // "My daughter is Ana", "my wife, Eva, ..." (a capitalised name only: "my wife is a doctor" is not a name).
     pattern: new RegExp(String.raw`\b(?:my|our)\s+(${RELATION_WORDS})(?:\s+is|'s|’s|,)\s+(.+)$`, 'du'),
     build: ([relation, name], lax) => (lax ? null : relationMemories(relation, properNoun(name, false, { place: false, maxWords: 2 }))),
+  },
+  {
+    // "Rex is my dog", "Ana is my daughter" (a capitalised name only: "this is my dog" names nobody).
+    pattern: new RegExp(
+      String.raw`^(\S+(?:\s+\S+)?)\s+is\s+(?:my|our)\s+(?:(?:little|older|younger|eldest|oldest|youngest|baby|new|elder|big|twin)\s+)?(${RELATION_WORDS})(?![\p{L}'’-])`,
+      'du',
+    ),
+    build: ([name, relation], lax) => (lax ? null : relationMemories(relation, properNoun(name, false, { place: false, maxWords: 2 }))),
   },
   {
     // "My daughter Ana is 5", "my husband Tom loves golf".
@@ -576,9 +600,6 @@ const RULES: Rule[] = [
     build: ([object]) => tasteMemory('fan', object),
   },
 ];
-
-/** Skips a clause that denies what a rule would read in it ("I'm not vegetarian", "I no longer live in Paris"). */
-const NEGATED = /\bnot\b|n't\b|n’t\b|\bnever\b|\bno\s+longer\b|\bnobody\b|\bnone\b/i;
 
 /** "Hi, I'm Tom": a name, but only as a greeting's introduction ("I'm British" is not a name). */
 const INTRODUCTION =

@@ -176,7 +176,9 @@ export class MemoriesRepository {
 
   /**
    * Once per event, in one transaction holding the user's lock: reads the live memories that share a
-   * subject or a text with what was extracted, asks `plan` what to change, and writes it.
+   * subject or a text with what was extracted, or say more than one of its texts ("has a dog named
+   * rex" for "has a dog", so that the merge can see a vaguer text is a repeat), asks `plan` what to
+   * change, and writes it.
    * Answers false when the event was applied already.
    */
   merge(
@@ -191,8 +193,12 @@ export class MemoriesRepository {
       // subject), and never for a deleted account (an exchange that arrives after the purge).
       await lockUser(manager, userId);
       if (await isForgotten(manager, userId)) return;
+      const fuller = lookup.texts.map((text) => `${text.replace(/[\\%_]/g, '\\$&')} %`);
       const candidates = await this.live(userId, manager)
-        .andWhere('(m.subject_key = ANY(:subjects) OR m.normalized_text = ANY(:texts))', lookup)
+        .andWhere('(m.subject_key = ANY(:subjects) OR m.normalized_text = ANY(:texts) OR m.normalized_text LIKE ANY(:fuller))', {
+          ...lookup,
+          fuller,
+        })
         .getMany();
       const { inserts, updates } = plan(candidates.map(view));
       const now = new Date();
