@@ -7,8 +7,12 @@ import type { SmsConfig } from '../../config';
 export const MAX_PICTURE_BYTES = 500 * 1024;
 /** The most a picture may weigh as it arrives (Twilio's own MMS limit is 5 MB). */
 const MAX_DOWNLOAD_BYTES = 5 * 1024 * 1024;
-/** The longest side of a downscaled picture: plenty for the model to read it. */
-const MAX_SIDE = 1600;
+/** Longest side and JPEG quality of a downscaled picture, tried in turn: the first is plenty for the model to read it. */
+const STEPS: [number, number][] = [
+  [1600, 80],
+  [1024, 70],
+  [768, 60],
+];
 
 /** A picture ready for the model, or why it could not be read. */
 export type PictureResult =
@@ -18,7 +22,7 @@ export type PictureResult =
  * An MMS picture's bytes for the model. Twilio's media URLs take the account's credentials; they
  * are sent only to Twilio's own API origin (TWILIO_API_BASE_URL), never to whatever host a media URL
  * names (and fetch drops them on a redirect elsewhere). A picture over 500 KB (phones send 2-4 MB
- * photos) is downscaled with sharp to a JPEG of at most 1600 px a side; one that still does not
+ * photos) is downscaled with sharp to a JPEG of at most 1600 px a side (smaller when it must); one that still does not
  * fit, or is not a picture at all, is reported so the texter is told.
  */
 @Injectable()
@@ -33,13 +37,16 @@ export class MmsMedia {
     if (data === 'too_large' || data === null) return { ok: false, reason: data ?? 'unreachable' };
     if (data.length <= MAX_PICTURE_BYTES) return { ok: true, data, contentType };
     try {
-      const smaller = await sharp(data, { limitInputPixels: 100_000_000 })
-        .rotate()
-        .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
-        .jpeg({ quality: 80 })
-        .toBuffer();
-      if (smaller.length > MAX_PICTURE_BYTES) return { ok: false, reason: 'too_large' };
-      return { ok: true, data: smaller, contentType: 'image/jpeg' };
+      // Smaller and smaller until it fits: a photo fits at the first step, noise may take them all.
+      for (const [side, quality] of STEPS) {
+        const smaller = await sharp(data, { limitInputPixels: 100_000_000 })
+          .rotate()
+          .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
+          .jpeg({ quality })
+          .toBuffer();
+        if (smaller.length <= MAX_PICTURE_BYTES) return { ok: true, data: smaller, contentType: 'image/jpeg' };
+      }
+      return { ok: false, reason: 'too_large' };
     } catch (error) {
       this.logger.warn({ msg: 'An MMS picture could not be read', error: String(error) }, 'MmsMedia');
       return { ok: false, reason: 'not_an_image' };
