@@ -229,11 +229,11 @@ describe.each(TRANSPORTS)('file attachments over the %s transport', (transport) 
     const lateBinary = Buffer.concat([Buffer.alloc(300 * 1024, 'x'), Buffer.from([0xff, 0xfe, 0x00])]);
     await upload(api, lateBinary, 'log.txt', 'text/plain').expect(415);
     await upload(api, Buffer.alloc(0), 'empty.txt', 'text/plain').expect(400, { detail: 'The file is empty.' });
-    // Not multipart, or no `file` field.
+    // Not multipart (refused by the route's declared media type, before the upload starts), or no `file` field.
     await api
       .auth(api.http.post('/api/v1/files/'))
       .send({ file: 'x' })
-      .expect(415, { detail: 'Send the file as multipart/form-data, in the field "file".' });
+      .expect(415, { detail: 'This route takes multipart/form-data only.' });
     await api.auth(api.http.post('/api/v1/files/')).attach('document', Buffer.from('hi'), 'hi.txt').expect(422);
     await api.http.post('/api/v1/files/').attach('file', Buffer.from('hi'), 'hi.txt').expect(401);
     expect(await filesUnder(join(booted.dataDir, 'objects')).then((all) => all.filter((p) => p.startsWith('uploads/')))).toEqual([]);

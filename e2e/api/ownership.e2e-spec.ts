@@ -340,6 +340,19 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         };
       },
     },
+    'DELETE /api/v1/sms/groups/:channel_url/membership': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await group();
+        return {
+          path: `/api/v1/sms/groups/${made.channelUrl}/membership`,
+          secrets: [made.name],
+          // Still the owner's group after the others' calls; gone once they leave it (the last member).
+          untouched: groupUntouched(made.channelUrl, made.name),
+          ownerSucceeded: async () => expect((await call('owner', 'GET', `/api/v1/sms/groups/${made.channelUrl}`)).status).toBe(404),
+        };
+      },
+    },
     'DELETE /api/v1/sms/groups/:channel_url/invites/:invite_id': {
       kind: 'owned',
       prepare: async () => {
@@ -470,7 +483,12 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
 
   beforeAll(async () => {
     // One address makes every call: the texting routes' share of the rate limit would answer 429 first.
-    booted = await startTestStack('ownership', transport, { OFFLINE_TOKEN_DELAY_MS: '0', RATE_LIMIT_PER_MINUTE: '120000' });
+    booted = await startTestStack('ownership', transport, {
+      OFFLINE_TOKEN_DELAY_MS: '0',
+      RATE_LIMIT_PER_MINUTE: '120000',
+      // The owner makes a group per case: each of a member's groups takes a number of the pool.
+      SMS_DEV_GROUP_NUMBERS: Array.from({ length: 20 }, (_, i) => `+1555010${String(i + 10).padStart(4, '0')}`).join(','),
+    });
     url = booted.stack.url;
     clients.owner = new ApiClient(url);
     ownerPhone = nextPhone();

@@ -6,9 +6,11 @@ import { DomainError, nameHttpServerSpan, platformMetrics, runWithRequestContext
 import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import { answerClientError, frameworkErrorHandler, HttpErrorFilter, sendFailure } from './http/http-errors';
+import { useBoundedJsonBodies } from './http/json-body';
 import { connectRateLimitRedis, registerRateLimits } from './http/rate-limit';
 import { echoRequestHeaders, readRequestState } from './http/request-context';
 import { RouteParamsInterceptor } from './http/route-params';
+import { registerRoutePolicy } from './http/route-policy';
 import { applySecurityHeaders, contentSecurityPolicy } from './http/security-headers';
 import { WebAssets } from './web/web-assets';
 
@@ -91,6 +93,8 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
       );
     });
   });
+  // Each declared route's own rules (texting routes refuse other sites, bodies of the declared media type only).
+  registerRoutePolicy(fastify, { publicUrl: config.PUBLIC_URL, logger });
   fastify.addHook('onSend', async (request, reply) => {
     echoRequestHeaders(request, reply);
     applySecurityHeaders(request, reply);
@@ -133,6 +137,8 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
       bodyParser: true,
     },
   );
+  // JSON bodies nested deeper than MAX_JSON_DEPTH are refused (400) before they are parsed, on every route.
+  useBoundedJsonBodies(app, config.BODY_LIMIT_BYTES);
   app.useGlobalFilters(new HttpErrorFilter(logger, web));
   app.useGlobalInterceptors(new RouteParamsInterceptor());
   // No Nest shutdown hooks: on SIGTERM they close the app and re-raise the signal (exit 143) before

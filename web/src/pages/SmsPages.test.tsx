@@ -267,6 +267,22 @@ describe('/dev/phone', () => {
     expect(screen.queryByText('Waiting for the reply…')).toBeNull();
   });
 
+  it("counts a draft's segments with the product's counter: typography in GSM-7, an emoji in UCS-2", async () => {
+    mockFetch({
+      'GET /api/v1/sms/service': json(200, { ...service, dev_phone: true }),
+      'GET /api/v1/sms/groups': json(200, { groups: [] }),
+      'GET /api/v1/dev/sms/messages': json(200, { enabled: true, messages: [] }),
+    });
+    show('/dev/phone', <DevPhonePage />, '/dev/phone');
+    const message = await screen.findByLabelText('Text message');
+    expect(screen.getByText(/Replies come back in at most 4 texts/)).toBeTruthy();
+    const user = userEvent.setup();
+    await user.type(message, 'It’s “fine”…');
+    expect(screen.getByText('14 characters · 1 text (GSM-7)')).toBeTruthy();
+    await user.type(message, ' 😀');
+    expect(screen.getByText('17 UCS-2 units · 1 text (UCS-2)')).toBeTruthy();
+  });
+
   it('refuses a malformed destination and shows a failed send', async () => {
     mockFetch({
       'GET /api/v1/sms/service': json(200, { ...service, dev_phone: true }),

@@ -24,6 +24,13 @@ export interface RouteDeclaration {
   readonly auth: 'bearer' | 'public';
   /** It acts on cookies the browser sends by itself: it needs the X-CSRF-Token header (double submit). */
   readonly csrf?: boolean;
+  /**
+   * It makes the product send a text (to a number the caller typed, or as a number the caller
+   * chose). The gateway refuses it from another site: an `Origin` other than this server's, or
+   * `Sec-Fetch-Site: cross-site|same-site`, is 403 before anything runs, so no page of another site
+   * can make the product text anyone (its body is JSON only, like every route's declared body).
+   */
+  readonly sendsText?: boolean;
   /** Path parameters, checked before any handler runs (422 naming the parameter). */
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;
@@ -38,7 +45,11 @@ export interface RouteDeclaration {
   readonly errors?: Readonly<Record<number, string>>;
   /** Content type of the success answer when it is not JSON. */
   readonly produces?: string;
-  /** Content type of the body when it is not JSON (multipart uploads). */
+  /**
+   * Content type of the body when it is not JSON (multipart uploads, Twilio's form posts). A route
+   * that declares a `body` takes that type only (JSON when `consumes` is absent): the gateway answers
+   * 415 to any other before reading it.
+   */
   readonly consumes?: string;
   /**
    * A plain proxy: the gateway calls this RPC with the path parameters, the query and the body

@@ -50,6 +50,7 @@ import {
   SmsMeSchema,
   SmsMessageSchema,
   SmsServiceInfoSchema,
+  TwilioWebhookSchema,
 } from '../sms/index';
 import { MEMORY_RPC, MemoryIdParamsSchema, MemoryListQuerySchema, UpdateMemoryBodySchema, UserMemorySchema } from '../memory/index';
 import {
@@ -92,6 +93,8 @@ const replyStream = z
 const CHAT_NOT_FOUND = { 404: 'No such conversation of the caller' };
 const MESSAGE_NOT_FOUND = { 404: 'No such message of the caller' };
 const MEMORY_NOT_FOUND = { 404: 'No such memory of the caller' };
+/** Twilio's form fields (its webhooks' body; the sms service checks them with the signature). */
+const TwilioFormSchema = TwilioWebhookSchema.shape.params;
 
 /**
  * Every route of the gateway, by area: the one place a route is declared. The gateway serves
@@ -154,6 +157,7 @@ export const API = {
       tag: 'auth',
       auth: 'public',
       csrf: true,
+      sendsText: true,
       body: PhoneLoginBodySchema,
       response: PhoneCodeSentSchema,
     }),
@@ -626,6 +630,7 @@ export const API = {
         "Development phone: text the assistant as a chosen number, through the same inbound path as Twilio's (a webhook signed with this instance's development key); read the reply in the inbox. Same conditions as the inbox",
       tag: 'development',
       auth: 'public',
+      sendsText: true,
       body: DevInboundBodySchema,
       status: 202,
       response: z.object({ message_sid: z.string() }),
@@ -644,9 +649,10 @@ export const API = {
       tag: 'sms',
       auth: 'public',
       consumes: 'application/x-www-form-urlencoded',
+      body: TwilioFormSchema,
       produces: 'text/xml',
       response: z.string(),
-      errors: { 400: 'MessageSid, From or To missing', 403: "The signature is not Twilio's" },
+      errors: { 400: 'MessageSid, From or To missing', 403: "The signature is not Twilio's", 415: 'Not a form post' },
     }),
     twilioStatus: defineRoute({
       method: 'POST',
@@ -655,9 +661,10 @@ export const API = {
       tag: 'sms',
       auth: 'public',
       consumes: 'application/x-www-form-urlencoded',
+      body: TwilioFormSchema,
       status: 204,
       response: null,
-      errors: { 403: "The signature is not Twilio's" },
+      errors: { 403: "The signature is not Twilio's", 415: 'Not a form post' },
     }),
     service: defineRoute({
       method: 'GET',
@@ -685,6 +692,7 @@ export const API = {
       summary: 'Join a group by its invite link: the number gets a text and joins once it replies YES (public)',
       tag: 'sms',
       auth: 'public',
+      sendsText: true,
       params: GroupInviteParamsSchema,
       body: JoinGroupBodySchema,
       status: 202,

@@ -27,7 +27,7 @@ function bearer(request: FastifyRequest): string | undefined {
 }
 
 /** A request another site started (Fetch Metadata); absent in old browsers and non-browser clients. */
-export function fromAnotherSite(request: FastifyRequest): boolean {
+export function fromAnotherSite(request: Pick<FastifyRequest, 'headers'>): boolean {
   const site = request.headers['sec-fetch-site'];
   return site === 'cross-site' || site === 'same-site';
 }

@@ -26,7 +26,9 @@ class FakeGroups implements Pick<GroupsRepository, 'pendingJoins' | 'dropPending
     return this.members.filter((m) => m.phoneNumber === phone).map((m) => m.serviceNumber!);
   }
   async addMember(_db: unknown, groupId: string, member: MemberRow) {
-    if (this.members.some((m) => m.phoneNumber === member.phoneNumber && (m.groupId === groupId || m.serviceNumber === member.serviceNumber)))
+    if (
+      this.members.some((m) => m.phoneNumber === member.phoneNumber && (m.groupId === groupId || m.serviceNumber === member.serviceNumber))
+    )
       return false;
     this.members.push({ ...member, groupId });
     return true;
@@ -72,7 +74,9 @@ describe('GroupJoins.confirm: a YES or a JOIN code', () => {
     groups.pending = [pending('family', '4821', POOL[1])];
     const tx = new FakeTransaction();
     expect(await joinsWith(groups).confirm(tx, text(POOL[1]), account, null)).toEqual({ status: 'joined_group', groupId: 'family' });
-    expect(groups.members).toEqual([expect.objectContaining({ groupId: 'family', phoneNumber: PHONE, serviceNumber: POOL[1], label: 'Mia' })]);
+    expect(groups.members).toEqual([
+      expect.objectContaining({ groupId: 'family', phoneNumber: PHONE, serviceNumber: POOL[1], label: 'Mia' }),
+    ]);
     expect(tx.queued).toEqual([expect.objectContaining({ to: PHONE, from: POOL[1], body: expect.stringMatching(/you joined "Family"/) })]);
     expect(groups.pending).toEqual([]);
     expect(tx.locked).toEqual([PHONE]);

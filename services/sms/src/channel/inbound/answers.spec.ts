@@ -25,7 +25,10 @@ async function commit(ctx: InboundContext, tx = new FakeTransaction()) {
 }
 
 describe('KeywordAnswer', () => {
-  const answer = new KeywordAnswer({ ASSISTANT_NAME: 'Assistant', SMS_MONTHLY_ALLOWANCE: 300, SMS_KEYWORD_REPLY_WINDOW_HOURS: 24 }, service);
+  const answer = new KeywordAnswer(
+    { ASSISTANT_NAME: 'Assistant', SMS_MONTHLY_ALLOWANCE: 300, SMS_KEYWORD_REPLY_WINDOW_HOURS: 24 },
+    service,
+  );
 
   it('confirms a STOP once, and a START once', async () => {
     const tx = new FakeTransaction();
@@ -54,7 +57,11 @@ describe('KeywordAnswer', () => {
 });
 
 describe('ReplyAnswer', () => {
-  function replyWith({ used = 0, answer = 'The capital of France is **Paris**.', picture }: { used?: number; answer?: string; picture?: PictureResult } = {}) {
+  function replyWith({
+    used = 0,
+    answer = 'The capital of France is **Paris**.',
+    picture,
+  }: { used?: number; answer?: string; picture?: PictureResult } = {}) {
     const asked: { content: string; files: FileReference[] }[] = [];
     const assistant: Pick<AssistantClient, 'newConversation' | 'reply' | 'mediaUrl' | 'storeMedia'> = {
       newConversation: async () => 'chat-1',
@@ -68,7 +75,10 @@ describe('ReplyAnswer', () => {
     const numbers: Pick<NumbersRepository, 'thread' | 'saveThread'> = { thread: async () => 'chat-1', saveThread: async () => 'chat-1' };
     const media: Pick<MmsMedia, 'picture'> = { picture: async () => picture ?? { ok: false, reason: 'unreachable' } };
     const config = { ASSISTANT_NAME: 'Assistant', SMS_MAX_SEGMENTS: 1 };
-    const allowance = new Allowance({ ...config, SMS_MONTHLY_ALLOWANCE: 10, SMS_USAGE_NOTICE_SHARE: 0.8, SMS_CREDIT_NOTICE_BELOW: 0 }, { usage: async () => used });
+    const allowance = new Allowance(
+      { ...config, SMS_MONTHLY_ALLOWANCE: 10, SMS_USAGE_NOTICE_SHARE: 0.8, SMS_CREDIT_NOTICE_BELOW: 0 },
+      { usage: async () => used },
+    );
     return { reply: new ReplyAnswer(config, assistant, numbers, media, allowance, service), asked };
   }
 
@@ -78,7 +88,9 @@ describe('ReplyAnswer', () => {
     await reply.run(ctx);
     const tx = await commit(ctx);
     expect(ctx.status).toBe('answered');
-    expect(tx.queued.map((t) => [t.to, t.from, t.body, t.purpose])).toEqual([[PHONE, ASSISTANT, 'The capital of France is Paris.', 'reply']]);
+    expect(tx.queued.map((t) => [t.to, t.from, t.body, t.purpose])).toEqual([
+      [PHONE, ASSISTANT, 'The capital of France is Paris.', 'reply'],
+    ]);
     expect([...tx.usage.values()]).toEqual([1]);
   });
 
@@ -116,6 +128,8 @@ describe('ReplyAnswer', () => {
     const { reply, asked } = replyWith({ picture: { ok: true, data: Buffer.from('jpeg'), contentType: 'image/jpeg' } });
     const ctx = contextOf('', [{ url: 'https://api.twilio.example/media/1', contentType: 'image/jpeg' }]);
     await reply.run(ctx);
-    expect(asked).toEqual([{ content: 'What is in this picture?', files: [{ object_store_object_id: 'file-1', mime_type: 'image/jpeg' }] }]);
+    expect(asked).toEqual([
+      { content: 'What is in this picture?', files: [{ object_store_object_id: 'file-1', mime_type: 'image/jpeg' }] },
+    ]);
   });
 });

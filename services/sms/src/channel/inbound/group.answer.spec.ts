@@ -56,7 +56,7 @@ async function commit(ctx: ReturnType<typeof contextOf>) {
 }
 
 describe('GroupAnswer', () => {
-  it("relays to every other member with a number, each from their own number for the group, and counts each copy against the sender", async () => {
+  it('relays to every other member with a number, each from their own number for the group, and counts each copy against the sender', async () => {
     const { answer, asked } = answerWith(0);
     const ctx = contextOf('Dinner at 8 tonight');
     await answer.run(ctx, group);

@@ -15,7 +15,8 @@ import type { RouteStep } from './route.step';
 function pipelineWith(route: InboundRoute, { identified = true } = {}) {
   const log: string[] = [];
   const transactions: FakeTransaction[] = [];
-  const text = (body: string) => queuedText({ to: '+14155550100', from: '+15005550006', body, purpose: 'reply', provider: 'twilio', userId: 'u1' });
+  const text = (body: string) =>
+    queuedText({ to: '+14155550100', from: '+15005550006', body, purpose: 'reply', provider: 'twilio', userId: 'u1' });
   const answer = (name: string) => ({
     run: async (ctx: InboundContext) => {
       log.push(`answer:${name}`);

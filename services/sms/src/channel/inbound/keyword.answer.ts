@@ -38,9 +38,10 @@ export class KeywordAnswer {
     } else if (keyword === 'start') {
       ctx.status = 'opted_in';
       ctx.writes.push(async (tx) => {
+        // A START that subscribes again is always confirmed; either way the window starts now.
         const changed = await tx.setOptedOut(from, userId, false);
-        if (changed || (await tx.claimKeywordReply(from, 'start', userId, window)))
-          await tx.queue(text(CHANNEL_TEXT.started(name), 'confirmation'));
+        const claimed = await tx.claimKeywordReply(from, 'start', userId, window);
+        if (changed || claimed) await tx.queue(text(CHANNEL_TEXT.started(name), 'confirmation'));
       });
     } else {
       ctx.status = 'helped';

@@ -1,12 +1,12 @@
+import { countSegments } from '@app/contracts/sms/segments';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import './sms.css';
 import { Field } from '../../../ui/Field';
 import { Spinner } from '../../../ui/Spinner';
-import type { SmsService } from '../api/smsApi';
+import type { SmsServiceInfo } from '../api/smsApi';
 import { useGroups } from '../hooks/smsQueries';
 import { useDevPhone, type ThreadItem } from '../hooks/useDevPhone';
 import { formatPhone, normalisePhone, randomDevNumber } from '../utils/phone';
-import { countSegments } from '../utils/segments';
 
 /** After this long without a reply, the thread says what may be wrong. */
 const SLOW_REPLY_MS = 20_000;
@@ -17,16 +17,12 @@ const at = (iso: string) => {
   return Number.isNaN(date.getTime()) ? '' : time.format(date);
 };
 
-/** The numbers this phone can text: the assistant, and group threads the server or the caller's groups name. */
-function useDestinations(service: SmsService): { value: string; label: string }[] {
+/** The numbers this phone can text: the assistant, and the group threads of the caller's groups. */
+function useDestinations(service: SmsServiceInfo): { value: string; label: string }[] {
   const { groups } = useGroups();
   const list: { value: string; label: string }[] = [];
   if (service.phone_number) list.push({ value: service.phone_number, label: 'The assistant' });
   const seen = new Set(list.map((d) => d.value));
-  for (const number of service.group_numbers ?? []) {
-    if (!seen.has(number)) list.push({ value: number, label: 'Group text' });
-    seen.add(number);
-  }
   for (const group of groups) {
     if (!seen.has(group.phone_number)) list.push({ value: group.phone_number, label: group.name });
     seen.add(group.phone_number);
@@ -56,7 +52,7 @@ function Bubble({ item, assistant }: { item: ThreadItem; assistant: string | nul
 }
 
 /** A phone-like thread to text the assistant as a chosen number, on a development server. */
-export function DevPhone({ service }: { service: SmsService }) {
+export function DevPhone({ service }: { service: SmsServiceInfo }) {
   const phone = useDevPhone(true);
   const destinations = useDestinations(service);
   const [to, setTo] = useState(service.phone_number ?? '');

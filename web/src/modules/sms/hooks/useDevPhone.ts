@@ -45,7 +45,7 @@ export function threadOf(sent: Sent[], received: DevSms[]): ThreadItem[] {
       direction: 'in' as const,
       body: m.body,
       at: m.created_at,
-      peer: m.from ?? null,
+      peer: null,
       purpose: m.purpose,
     })),
   ];
