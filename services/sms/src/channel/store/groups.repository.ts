@@ -153,12 +153,13 @@ export class GroupsRepository {
 
   /** Gives a member of a group their number; false when they took it for another group meanwhile. */
   async route(db: Queryable, groupId: string, phoneNumber: string, serviceNumber: string): Promise<boolean> {
-    const rows: unknown[] = await db.query(
+    // An UPDATE answers [rows, count] through TypeORM.
+    const [, updated]: [unknown[], number] = await db.query(
       `UPDATE sms_group_member SET service_number = $3 WHERE group_id = $1 AND phone_number = $2 AND service_number IS NULL
          AND NOT EXISTS (SELECT 1 FROM sms_group_member WHERE phone_number = $2 AND service_number = $3) RETURNING group_id`,
       [groupId, phoneNumber, serviceNumber],
     );
-    return rows.length > 0;
+    return updated > 0;
   }
 
   async addInvite(invite: { id: string; groupId: string; createdBy: string; expiresAt: Date }): Promise<void> {
