@@ -90,6 +90,32 @@ describe.each(TRANSPORTS)('trusted texts over the %s transport', (transport) => 
     return ask.from;
   }
 
+  it('walks one text down each path of the pipeline: one-to-one, keyword, group relay, group question, refused', async () => {
+    const owner = nextPhone();
+    const web = await signedIn(owner);
+    const group = await createGroup(web, 'Walk');
+    const member = nextPhone();
+    const onGroup = await joinBy(await inviteTo(web, group), member);
+    const walk = [
+      ['one-to-one', owner, ASSISTANT, 'What is the capital of France?', 'answered'],
+      ['keyword', owner, ASSISTANT, 'HELP', 'helped'],
+      ['group relay', member, onGroup, 'See you at 8', 'relayed'],
+      ['group question', member, onGroup, 'Assistant, what should we bring?', 'relayed'],
+      ['refused', owner, '+15005550999', 'Who is this?', 'refused_unknown_number'],
+    ] as const;
+    for (const [path, from, to, body, status] of walk) expect([path, (await text(from, to, body)).status]).toEqual([path, status]);
+    // The group question's answer reached both members, each from their own number for the group.
+    const answered = (phone: string) =>
+      eventually(async () =>
+        sentTo(phone).find(
+          (m) => m.body !== '' && m.from === (phone === member ? onGroup : group.phone_number) && /offline model/i.test(m.body),
+        ),
+      );
+    expect(await answered(owner)).toBeDefined();
+    expect(await answered(member)).toBeDefined();
+    expect(sentTo(owner).find((m) => m.body.endsWith('See you at 8'))).toMatchObject({ from: group.phone_number });
+  });
+
   describe('a member of several groups', () => {
     let olga: string;
     let web: ApiClient;
