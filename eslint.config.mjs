@@ -41,8 +41,9 @@ export default tseslint.config(
     },
   },
   {
-    // A service's unit tests (never built) may drive the real SDKs against the fakes of libs/testing.
-    files: ['services/*/src/**/*.spec.ts'],
+    // A service's unit and integration tests (never built) may use libs/testing: the fakes of the
+    // outside world, and a throwaway database on the machine's PostgreSQL.
+    files: ['services/*/src/**/*.spec.ts', 'services/*/src/**/*.int-spec.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(['scope:contracts', 'scope:platform', 'scope:testing']) },
   },
   {

@@ -401,7 +401,13 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
 
   it('answers GET /api/v1/sms/service without a token', async () => {
     const res = await request(booted.stack.url).get('/api/v1/sms/service').expect(200);
-    expect(res.body).toEqual({ phone_number: ASSISTANT, group_numbers: [GROUP_NUMBER], monthly_allowance: 5, max_segments: 3, dev_phone: false });
+    expect(res.body).toEqual({
+      phone_number: ASSISTANT,
+      group_numbers: [GROUP_NUMBER],
+      monthly_allowance: 5,
+      max_segments: 3,
+      dev_phone: false,
+    });
   });
 
   // Last: it spends this address's allowance of the routes that send texts.

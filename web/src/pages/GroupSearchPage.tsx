@@ -1,12 +1,12 @@
 import { useId, useState } from 'react';
-import { Link, Navigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { LoadingScreen, Spinner } from '../ui/Spinner';
 import { PublicPage } from '../modules/layout/components/PublicPage';
 import { GroupInviteLinks } from '../modules/sms/components/GroupInviteLinks';
 import { GroupList } from '../modules/sms/components/GroupList';
 import { HighlightedText } from '../modules/sms/components/HighlightedText';
 import type { GroupChannel } from '../modules/sms/api/smsApi';
-import { useGroup, useGroupSearch } from '../modules/sms/hooks/smsQueries';
+import { useGroup, useGroupSearch, useLeaveGroup } from '../modules/sms/hooks/smsQueries';
 import { formatPhone } from '../modules/sms/utils/phone';
 import '../modules/sms/components/sms.css';
 
@@ -84,6 +84,51 @@ function GroupSearch({ group }: { group: GroupChannel }) {
   );
 }
 
+/** Leaving the group, asked twice: the member's number for it is free again for another group. */
+function LeaveGroup({ group }: { group: GroupChannel }) {
+  const [asked, setAsked] = useState(false);
+  const navigate = useNavigate();
+  const { leave, busy, error } = useLeaveGroup(group.channel_url);
+  const last = group.members.length === 1;
+  return (
+    <section aria-labelledby="group-leave">
+      <h2 id="group-leave">Leave the group</h2>
+      <p className="muted">
+        {last
+          ? 'You are its last member: leaving deletes the group and its messages.'
+          : 'You stop receiving its texts. What you said stays with the others.'}{' '}
+        Its number ({formatPhone(group.phone_number)}) is then free for another of your groups.
+      </p>
+      {asked ? (
+        <p className="row">
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={busy}
+            onClick={() => leave(undefined, { onSuccess: () => navigate('/settings', { replace: true }) })}
+          >
+            {busy ? <Spinner label="Leaving" /> : last ? 'Leave and delete the group' : 'Leave the group'}
+          </button>{' '}
+          <button type="button" className="button button--secondary" onClick={() => setAsked(false)} disabled={busy}>
+            Cancel
+          </button>
+        </p>
+      ) : (
+        <p>
+          <button type="button" className="button button--secondary" onClick={() => setAsked(true)}>
+            Leave “{group.name}”…
+          </button>
+        </p>
+      )}
+      {error && (
+        <p className="notice notice--error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
 /** /group-search/{channelUrl} (login): a group text's members, its messages searched, its invite links; a non-member gets /404. */
 export function GroupSearchPage() {
   const { channelUrl = '' } = useParams();
@@ -102,7 +147,7 @@ export function GroupSearchPage() {
       </PublicPage>
     );
   return (
-    <PublicPage title={group.name} subtitle={<>Group text · members text {formatPhone(group.phone_number)}</>} wide>
+    <PublicPage title={group.name} subtitle={<>Group text · you text it at {formatPhone(group.phone_number)}</>} wide>
       <div className="group-page">
         <section aria-labelledby="group-members">
           <h2 id="group-members">Members ({group.members.length})</h2>
@@ -123,6 +168,7 @@ export function GroupSearchPage() {
           <h2 id="group-others">Your group texts</h2>
           <GroupList />
         </section>
+        <LeaveGroup group={group} />
       </div>
     </PublicPage>
   );

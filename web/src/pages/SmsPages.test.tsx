@@ -25,6 +25,7 @@ function show(path: string, element: ReactNode, pattern: string) {
     [
       { path: pattern, element },
       { path: '/404', element: <p>not found page</p> },
+      { path: '/settings', element: <p>settings page</p> },
     ],
     { initialEntries: [path] },
   );
@@ -186,6 +187,23 @@ describe('/group-search/{channelUrl}', () => {
     expect(await screen.findByText(/No messages in this group yet/)).toBeTruthy();
     await userEvent.setup().type(screen.getByLabelText('Search this group’s messages'), 'x');
     expect((await screen.findByText('API Error: 500')).getAttribute('role')).toBe('alert');
+  });
+
+  it('leaves the group after asking twice, and goes back to the settings', async () => {
+    const api = mockFetch({
+      'GET /api/v1/sms/groups/hiking-club': json(200, group),
+      'GET /api/v1/sms/groups': json(200, { groups: [group] }),
+      'GET /api/v1/sms/groups/hiking-club/messages': json(200, { results: [] }),
+      'DELETE /api/v1/sms/groups/hiking-club/membership': new Response(null, { status: 204 }),
+    });
+    const router = show('/group-search/hiking-club', <GroupSearchPage />, pattern);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /Leave “Hiking club”/ }));
+    expect(api.called('DELETE /api/v1/sms/groups/hiking-club/membership')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Leave the group' }));
+    expect(await screen.findByText('settings page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/settings');
+    expect(api.called('DELETE /api/v1/sms/groups/hiking-club/membership')).toHaveLength(1);
   });
 
   it('creates an invite link to copy, and revokes it', async () => {

@@ -54,6 +54,7 @@ export const chatMessage = (id: string, patch: Partial<Message> = {}): Message =
 /** The text service as the server describes it: set up with a number, no development phone. */
 export const smsService = (patch: Partial<SmsServiceInfo> = {}): SmsServiceInfo => ({
   phone_number: '+14155550199',
+  group_numbers: ['+14155550198'],
   monthly_allowance: 200,
   max_segments: 4,
   dev_phone: false,

@@ -40,11 +40,14 @@ const field = (params: TwilioWebhook['params'], name: string): string | undefine
  * 1,600 characters. Nothing a texter sends makes the text be refused.
  */
 export function cleanBody(body: string): string {
-  return toSafeText(body)
-    .replace(/\r\n?/g, '\n')
-    .replace(/\t/g, ' ')
-    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '')
-    .slice(0, MAX_BODY);
+  return (
+    toSafeText(body)
+      .replace(/\r\n?/g, '\n')
+      .replace(/\t/g, ' ')
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
+      .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '')
+      .slice(0, MAX_BODY)
+  );
 }
 
 /**

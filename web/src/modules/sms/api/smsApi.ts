@@ -37,6 +37,7 @@ export async function searchGroupMessages(channelUrl: string, q: string, limit =
 export const createGroup = (name: string) => writeCall(routeCall(API.sms.createGroup, { body: { name } }));
 export const createGroupInviteLink = (channelUrl: string) =>
   writeCall(routeCall(API.sms.createInvite, { params: { channel_url: channelUrl } }));
+export const leaveGroup = (channelUrl: string) => writeCall(routeCall(API.sms.leaveGroup, { params: { channel_url: channelUrl } }));
 export const revokeGroupInviteLink = (channelUrl: string, inviteId: string) =>
   writeCall(routeCall(API.sms.revokeInvite, { params: { channel_url: channelUrl, invite_id: inviteId } }));
 

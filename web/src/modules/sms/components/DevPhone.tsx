@@ -17,7 +17,7 @@ const at = (iso: string) => {
   return Number.isNaN(date.getTime()) ? '' : time.format(date);
 };
 
-/** The numbers this phone can text: the assistant, and the group threads of the caller's groups. */
+/** The numbers this phone can text: the assistant, the caller's own groups, and every group number of the pool. */
 function useDestinations(service: SmsServiceInfo): { value: string; label: string }[] {
   const { groups } = useGroups();
   const list: { value: string; label: string }[] = [];
@@ -27,6 +27,11 @@ function useDestinations(service: SmsServiceInfo): { value: string; label: strin
     if (!seen.has(group.phone_number)) list.push({ value: group.phone_number, label: group.name });
     seen.add(group.phone_number);
   }
+  // A played number has its groups on numbers of the pool of its own: any of them may be the one.
+  service.group_numbers.forEach((number, index) => {
+    if (!seen.has(number)) list.push({ value: number, label: `Group number ${index + 1}` });
+    seen.add(number);
+  });
   return list;
 }
 

@@ -11,6 +11,7 @@ import {
   fetchSmsMe,
   fetchSmsService,
   joinGroupInvite,
+  leaveGroup,
   revokeGroupInviteLink,
   searchGroupMessages,
   type GroupChannel,
@@ -99,6 +100,25 @@ export function useCreateGroup() {
     created: mutation.data ?? null,
     error: mutation.isError ? messageOf(mutation.error) : null,
     reset: mutation.reset,
+  };
+}
+
+/** Leaves a group: it leaves the list at once (its number is free for another group). */
+export function useLeaveGroup(channelUrl: string) {
+  const { userId } = useDataSession();
+  const client = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: () => leaveGroup(channelUrl),
+    onSuccess: () => {
+      client.setQueryData<GroupChannel[]>(smsKeys.groups(userId), (list) => (list ?? []).filter((g) => g.channel_url !== channelUrl));
+      client.removeQueries({ queryKey: smsKeys.group(userId, channelUrl) });
+    },
+  });
+  return {
+    leave: mutation.mutate,
+    busy: mutation.isPending,
+    left: mutation.isSuccess,
+    error: mutation.isError ? messageOf(mutation.error) : null,
   };
 }
 
