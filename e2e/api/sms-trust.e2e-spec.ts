@@ -266,6 +266,26 @@ describe.each(TRANSPORTS)('trusted texts over the %s transport', (transport) => 
       expect(sentTo(phone)[0].body).toMatch(/STOP/);
     });
 
+    it('sends nothing more to a member who texted STOP: not the relays of the others, not the answers to the group', async () => {
+      const owner = nextPhone();
+      const web = await signedIn(owner);
+      const group = await createGroup(web, 'Quiet please');
+      const member = nextPhone();
+      const onGroup = await joinBy(await inviteTo(web, group), member);
+      expect((await text(member, onGroup, 'stop please')).status).toBe('opted_out');
+      const before = sentTo(member).length;
+      expect((await text(owner, group.phone_number, 'Assistant, are you there?')).status).toBe('relayed');
+      // The text's outcome is stored once its relay and the group's answer were queued and handed to the sender.
+      const { rows } = await booted.db.query(
+        "SELECT purpose, status FROM sms.outbound_message WHERE to_number = $1 AND purpose IN ('relay', 'reply') ORDER BY created_at",
+        [member],
+      );
+      expect(rows).toEqual([]);
+      expect(sentTo(member)).toHaveLength(before);
+      // The owner, who did not stop, got the assistant's answer.
+      await eventually(async () => (sentTo(owner).some((m) => /offline model/i.test(m.body)) ? true : undefined));
+    });
+
     it("counts each relayed copy against the sender's allowance, and relays nothing past it", async () => {
       const owner = nextPhone();
       const web = await signedIn(owner);

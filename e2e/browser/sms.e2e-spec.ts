@@ -201,6 +201,15 @@ describe('the text service in a browser', () => {
     await grace.page.goto(new URL(groupUrl).pathname);
     await grace.page.waitForURL('**/404');
 
+    // Ada leaves the group (asked twice): back in the settings, it is no longer listed.
+    await ada.page.goto(groupUrl);
+    await ada.page.getByRole('button', { name: /Leave “Hiking club”/ }).click();
+    await lookAt(ada.page, 'sms-group-leave-light');
+    await ada.page.getByRole('button', { name: 'Leave the group' }).click();
+    await ada.page.waitForURL('**/settings');
+    await ada.page.getByRole('region', { name: 'Text messages' }).getByRole('progressbar').waitFor();
+    expect(await ada.page.getByRole('region', { name: 'Text messages' }).getByRole('link', { name: 'Hiking club' }).count()).toBe(0);
+
     await ada.context.close();
     await grace.context.close();
     expect(violations).toEqual(Object.fromEntries(Object.keys(violations).map((k) => [k, []])));

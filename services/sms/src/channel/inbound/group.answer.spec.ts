@@ -38,7 +38,8 @@ function answerWith(used: number, allowance = 10) {
     { ...config, SMS_MONTHLY_ALLOWANCE: allowance, SMS_USAGE_NOTICE_SHARE: 0.9, SMS_CREDIT_NOTICE_BELOW: 0 },
     { usage: async () => used },
   );
-  const groups: Pick<GroupsRepository, 'members'> = { members: async () => members };
+  // As the repository answers: members with a number for the group who did not text STOP.
+  const groups: Pick<GroupsRepository, 'reachableMembers'> = { reachableMembers: async () => members.filter((m) => m.serviceNumber) };
   const answer = new GroupAnswer(config, groups, assistant, allowanceOf, { provider: 'twilio' } as ServiceNumbers);
   return { answer, asked };
 }

@@ -31,7 +31,7 @@ export function addressesAssistant(body: string, assistantName: string): boolean
 export class GroupAnswer {
   constructor(
     @Inject(SERVICE_CONFIG) private readonly config: GroupAnswerConfig,
-    @Inject(GroupsRepository) private readonly groups: Pick<GroupsRepository, 'members'>,
+    @Inject(GroupsRepository) private readonly groups: Pick<GroupsRepository, 'reachableMembers'>,
     @Inject(AssistantClient) private readonly assistant: Pick<AssistantClient, 'reply'>,
     @Inject(Allowance) private readonly allowance: Pick<Allowance, 'fits' | 'count' | 'refused'>,
     @Inject(ServiceNumbers) private readonly service: Pick<ServiceNumbers, 'provider'>,
@@ -46,8 +46,8 @@ export class GroupAnswer {
       ctx.status = 'empty';
       return;
     }
-    // Members without a number (none was free for them) are neither written to nor counted.
-    const members = (await this.groups.members(group.id)).filter((m) => m.serviceNumber);
+    // Members without a number (none was free for them) or who texted STOP are neither written to nor counted.
+    const members = await this.groups.reachableMembers(group.id);
     const others = members.filter((m) => m.phoneNumber !== text.from);
     const address: NoticeAddress = { to: text.from, from: text.to, provider: this.service.provider, inboundId: text.id };
     if (!(await this.allowance.fits(userId, others.length))) {

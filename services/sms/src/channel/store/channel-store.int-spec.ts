@@ -100,6 +100,16 @@ describe('the text channel on PostgreSQL', () => {
       expect((await groups.membershipOn(mia, POOL[0]))?.id).toBe(work.id);
     });
 
+    it('writes a group text to the members with a number for it who did not text STOP', async () => {
+      const [olga, mia, tom] = [phone(), phone(), phone()];
+      const group = await groupOn(POOL[0], olga, 'Reach');
+      await groups.addMember(source, group.id, { phoneNumber: mia, userId: randomUUID(), label: 'Mia', serviceNumber: POOL[1] });
+      await groups.addMember(source, group.id, { phoneNumber: tom, userId: randomUUID(), label: 'Tom', serviceNumber: null });
+      expect((await groups.reachableMembers(group.id)).map((m) => m.label)).toEqual(['Olga', 'Mia']);
+      await store.transaction((tx) => tx.setOptedOut(mia, null, true));
+      expect((await groups.reachableMembers(group.id)).map((m) => m.label)).toEqual(['Olga']);
+    });
+
     it('counts invitations of the last day per number, invite link and group, and lists the live ones waiting', async () => {
       const owner = phone();
       const group = await groupOn(POOL[0], owner, 'Club');

@@ -134,6 +134,20 @@ export class GroupsRepository {
     return rows.map((r) => ({ phoneNumber: r.phone_number, userId: r.user_id, label: r.label, serviceNumber: r.service_number }));
   }
 
+  /**
+   * The members a group text goes to: those with a number for the group whose phone has not
+   * texted STOP (the others are neither written to nor counted).
+   */
+  async reachableMembers(groupId: string): Promise<MemberRow[]> {
+    const rows: { phone_number: string; user_id: string; label: string; service_number: string }[] = await this.dataSource.query(
+      `SELECT m.phone_number, m.user_id, m.label, m.service_number FROM sms_group_member m
+       LEFT JOIN sms_number n ON n.phone_number = m.phone_number
+       WHERE m.group_id = $1 AND m.service_number IS NOT NULL AND n.opted_out IS NOT TRUE ORDER BY m.joined_at, m.phone_number`,
+      [groupId],
+    );
+    return rows.map((r) => ({ phoneNumber: r.phone_number, userId: r.user_id, label: r.label, serviceNumber: r.service_number }));
+  }
+
   /** Memberships left without a number (two of a member's groups once shared one): given one at start-up when the pool allows. */
   async unrouted(limit: number): Promise<(MemberRow & { groupId: string; groupName: string })[]> {
     const rows: Record<string, unknown>[] = await this.dataSource.query(
