@@ -243,6 +243,14 @@ function openParagraph(token: Tokens.Paragraph | Tokens.Text): string {
  */
 export class SpokenText {
   private lexed: Lexed | undefined;
+  /** The words of finished blocks (the incremental lexer keeps their token objects while a reply streams). */
+  private readonly words = new WeakMap<Token, string>();
+
+  private read(token: Token): string {
+    let text = this.words.get(token);
+    if (text === undefined) this.words.set(token, (text = block(token)));
+    return text;
+  }
 
   update(markdown: string, complete: boolean): string {
     const tokens = lexMarkdown(markdown, this.lexed);
@@ -255,11 +263,11 @@ export class SpokenText {
     // Each finished block ends with a blank line; the one still open does not (its words may go on).
     let open = '';
     body.forEach((token, index) => {
-      if (complete || index < body.length - 1) read.push(block(token));
+      if (complete || index < body.length - 1) read.push(this.read(token));
       else if (token.type === 'paragraph' || token.type === 'text') open = openParagraph(token as Tokens.Paragraph);
       else if (token.type === 'list') open = block(token, (token as Tokens.List).items.length - 1);
     });
-    if (complete) read.push(...notes.map((note) => block(note)));
+    if (complete) read.push(...notes.map((note) => this.read(note)));
     return (
       read
         .filter(Boolean)
