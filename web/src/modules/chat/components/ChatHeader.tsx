@@ -20,7 +20,7 @@ export function ChatHeader({ title, chatId, withActions }: ChatHeaderProps) {
             {shareVisible && (
               <button
                 type="button"
-                className="icon-button header__wide-only"
+                className="icon-button wide-only"
                 aria-label="Share conversation"
                 title="Share"
                 onClick={() => uiStore.set({ shareChatModalOpen: true })}

@@ -52,7 +52,7 @@ export function ConversationMenu({ chatId, onShare }: ConversationMenuProps) {
       </button>
       <ul className="menu__popup" id={menuId} hidden={!open}>
         {onShare && (
-          <li className="header__narrow-only">
+          <li className="narrow-only">
             <button
               type="button"
               className="menu__item"

@@ -27,7 +27,7 @@ export function Header({ title, actions }: HeaderProps) {
       <div className="header__title">{title}</div>
       <div className="header__actions">
         {actions}
-        <span className="header__theme header__wide-only">
+        <span className="header__theme wide-only">
           <ThemeToggle />
         </span>
         {status === 'anonymous' && (

@@ -29,7 +29,7 @@ export function Sidebar({ children }: SidebarProps) {
             <span>Assistant</span>
           </Link>
           {/* On a phone the header leaves the theme to the sidebar. */}
-          <span className="header__narrow-only sidebar__theme">
+          <span className="narrow-only sidebar__theme">
             <ThemeToggle />
           </span>
           <button type="button" className="icon-button" aria-label="Close sidebar" onClick={() => setSidebarOpen(false)}>
