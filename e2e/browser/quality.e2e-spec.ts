@@ -215,6 +215,9 @@ describe('quality in a browser: bundle size, responsiveness while streaming, acc
     await page.keyboard.type('Typed with the keyboard');
     await page.keyboard.press('Enter');
     await page.locator('.message--draft').waitFor({ state: 'detached', timeout: 60_000 });
+    // On a phone sharing is in the conversation's menu (the header leaves the room to the title).
+    await page.getByRole('button', { name: 'Conversation options' }).focus();
+    await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Share conversation' }).focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Share conversation' });

@@ -20,11 +20,14 @@ export function RequireLogin({ children }: GuardProps) {
   return <>{children}</>;
 }
 
-/** The chat shell: logged in; a user neither registered nor anonymous goes to /new-user. */
-export function RequireChatAccess({ children }: GuardProps) {
+/**
+ * The chat shell: logged in; a user neither registered nor anonymous goes to /new-user.
+ * `loading`: what shows while the session is checked (the chat's skeleton), a spinner by default.
+ */
+export function RequireChatAccess({ children, loading }: GuardProps & { loading?: ReactNode }) {
   const status = useAuthStatus();
   const registered = useAuth((s) => s.user?.onboarding_config.registered ?? false);
-  if (status === 'loading') return <LoadingScreen />;
+  if (status === 'loading') return <>{loading ?? <LoadingScreen />}</>;
   if (status === 'logged-out') return <ToLogin />;
   if (status === 'registered' && !registered) return <Navigate to="/new-user" replace />;
   return <>{children}</>;

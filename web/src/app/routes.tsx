@@ -2,6 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { ConversationList } from '../modules/chat/components/ConversationList';
 import { ChatShell } from '../modules/layout/components/ChatShell';
+import { ChatSkeleton } from '../modules/layout/components/ChatSkeleton';
 import { ChatPage, TypedChatPage } from '../pages/ChatPage';
 import { RequireAccount, RequireChatAccess, RequireLogin, RequireOnboarding } from './guards';
 import { Root } from './Root';
@@ -127,7 +128,7 @@ export const routes: RouteObject[] = [
           {
             path: '/chat/:chatId?',
             element: (
-              <RequireChatAccess>
+              <RequireChatAccess loading={<ChatSkeleton />}>
                 <ChatPage />
               </RequireChatAccess>
             ),
@@ -143,7 +144,7 @@ export const routes: RouteObject[] = [
           {
             path: '/:type/:chatId?',
             element: (
-              <RequireChatAccess>
+              <RequireChatAccess loading={<ChatSkeleton />}>
                 <TypedChatPage />
               </RequireChatAccess>
             ),

@@ -5,7 +5,10 @@ import { ConversationMenu } from './ConversationMenu';
 
 type ChatHeaderProps = { title: string; chatId?: string; withActions: boolean };
 
-/** The conversation's title, with its share button and menu once it exists. */
+/**
+ * The conversation's title, with its share button and menu once it exists. On a phone the title
+ * has the room (two lines, then an ellipsis): sharing moves into the menu, the theme to the sidebar.
+ */
 export function ChatHeader({ title, chatId, withActions }: ChatHeaderProps) {
   const shareVisible = useUi((s) => s.shareChatButtonVisible);
   return (
@@ -17,7 +20,7 @@ export function ChatHeader({ title, chatId, withActions }: ChatHeaderProps) {
             {shareVisible && (
               <button
                 type="button"
-                className="icon-button"
+                className="icon-button wide-only"
                 aria-label="Share conversation"
                 title="Share"
                 onClick={() => uiStore.set({ shareChatModalOpen: true })}
@@ -25,7 +28,7 @@ export function ChatHeader({ title, chatId, withActions }: ChatHeaderProps) {
                 <Icon name="share" />
               </button>
             )}
-            <ConversationMenu chatId={chatId} />
+            <ConversationMenu chatId={chatId} onShare={shareVisible ? () => uiStore.set({ shareChatModalOpen: true }) : undefined} />
           </>
         ) : null
       }

@@ -42,43 +42,45 @@ export function ChatView({ chatId }: ChatViewProps) {
           <p>Drop files to attach them</p>
         </div>
       )}
-      <div className="chat__scroll" ref={follow.scroller} onScroll={follow.onScroll}>
-        <div className="chat__column" onCopy={handleLightCopy}>
-          {view.notFound ? (
-            <ConversationNotFound />
-          ) : view.loading ? (
-            <MessagesLoading />
-          ) : !hasMessages ? (
-            <ChatWelcome disabled={streaming} onPick={(suggestion) => void reply.send(suggestion)} />
-          ) : (
-            <ChatMessages
-              chatId={chatId}
-              visible={view.visible}
-              all={view.all}
-              pendingUser={view.pendingUser}
-              draft={draft}
-              linked={linked}
-              onEdit={(text, previousMessageId) => void reply.send(text, previousMessageId)}
-              onRegenerate={reply.regenerate}
-              onRetry={reply.retry}
-            />
-          )}
+      <main className="chat__main" id="main">
+        <div className="chat__scroll" ref={follow.scroller} onScroll={follow.onScroll}>
+          <div className="chat__column" onCopy={handleLightCopy}>
+            {view.notFound ? (
+              <ConversationNotFound />
+            ) : view.loading ? (
+              <MessagesLoading />
+            ) : !hasMessages ? (
+              <ChatWelcome disabled={streaming} onPick={(suggestion) => void reply.send(suggestion)} />
+            ) : (
+              <ChatMessages
+                chatId={chatId}
+                visible={view.visible}
+                all={view.all}
+                pendingUser={view.pendingUser}
+                draft={draft}
+                linked={linked}
+                onEdit={(text, previousMessageId) => void reply.send(text, previousMessageId)}
+                onRegenerate={reply.regenerate}
+                onRetry={reply.retry}
+              />
+            )}
+          </div>
         </div>
-      </div>
-      <div className="chat__composer">
-        <VoiceModeBar />
-        <Composer
-          onSend={(text, files) => void reply.send(text, undefined, files)}
-          onStop={() => void stopGenerating()}
-          streaming={streaming}
-          stopping={!!draft?.stopping}
-          initialText={prompt}
-          disabled={view.notFound}
-          attachments={attachments}
-          extra={<VoiceModeButton disabled={view.notFound} onTranscript={(text) => void reply.send(text)} />}
-        />
-        <p className="chat__disclaimer">The assistant can make mistakes. Check important information.</p>
-      </div>
+        <div className="chat__composer">
+          <VoiceModeBar />
+          <Composer
+            onSend={(text, files) => void reply.send(text, undefined, files)}
+            onStop={() => void stopGenerating()}
+            streaming={streaming}
+            stopping={!!draft?.stopping}
+            initialText={prompt}
+            disabled={view.notFound}
+            attachments={attachments}
+            extra={<VoiceModeButton disabled={view.notFound} onTranscript={(text) => void reply.send(text)} />}
+          />
+          <p className="chat__disclaimer">The assistant can make mistakes. Check important information.</p>
+        </div>
+      </main>
       {chatId && <ShareDialog chatId={chatId} />}
     </div>
   );

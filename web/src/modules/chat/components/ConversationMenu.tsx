@@ -3,13 +3,17 @@ import { Link } from 'react-router';
 import { Icon } from '../../../ui/Icon';
 import { listen } from '../../common/utils/listen';
 
-type ConversationMenuProps = { chatId: string };
+type ConversationMenuProps = {
+  chatId: string;
+  /** Sharing, offered in the menu where the header has no room for its button (a phone). */
+  onShare?: () => void;
+};
 
 /**
  * The conversation's menu in the header (a disclosure of links): what the assistant remembers
  * from it. Escape or a click elsewhere closes it; Escape gives the focus back to the button.
  */
-export function ConversationMenu({ chatId }: ConversationMenuProps) {
+export function ConversationMenu({ chatId, onShare }: ConversationMenuProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -47,6 +51,20 @@ export function ConversationMenu({ chatId }: ConversationMenuProps) {
         <Icon name="more" />
       </button>
       <ul className="menu__popup" id={menuId} hidden={!open}>
+        {onShare && (
+          <li className="narrow-only">
+            <button
+              type="button"
+              className="menu__item"
+              onClick={() => {
+                setOpen(false);
+                onShare();
+              }}
+            >
+              <Icon name="share" size={16} /> Share conversation
+            </button>
+          </li>
+        )}
         <li>
           <Link className="menu__item" to={`/memories?source_chat_id=${encodeURIComponent(chatId)}`} onClick={() => setOpen(false)}>
             <Icon name="memory" size={16} /> What the assistant remembers from this conversation

@@ -27,7 +27,9 @@ export function Header({ title, actions }: HeaderProps) {
       <div className="header__title">{title}</div>
       <div className="header__actions">
         {actions}
-        <ThemeToggle />
+        <span className="header__theme wide-only">
+          <ThemeToggle />
+        </span>
         {status === 'anonymous' && (
           <Link to="/login" className="button button--secondary button--small signup" onClick={hideFirstTimeDot}>
             Sign up

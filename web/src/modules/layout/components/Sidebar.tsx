@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { requestLogout, useAuth, useAuthStatus } from '../../auth/state/authStore';
 import { Icon } from '../../../ui/Icon';
+import { ThemeToggle } from '../../theme/components/ThemeToggle';
 import { closeSidebarOnNarrow, setSidebarOpen, useSidebarOpen } from '../state/sidebarStore';
 
 type SidebarProps = {
@@ -27,6 +28,10 @@ export function Sidebar({ children }: SidebarProps) {
             <img src="/favicon.svg" alt="" width={24} height={24} />
             <span>Assistant</span>
           </Link>
+          {/* On a phone the header leaves the theme to the sidebar. */}
+          <span className="narrow-only sidebar__theme">
+            <ThemeToggle />
+          </span>
           <button type="button" className="icon-button" aria-label="Close sidebar" onClick={() => setSidebarOpen(false)}>
             <Icon name="chevron-left" />
           </button>
@@ -41,7 +46,14 @@ export function Sidebar({ children }: SidebarProps) {
         >
           <Icon name="plus" /> New chat
         </button>
-        {loggedIn ? (
+        {status === 'loading' ? (
+          // The session is being checked: neither the conversations nor "Sign in" yet.
+          <div className="sidebar__loading" aria-hidden="true">
+            <span className="sk__bar" style={{ width: '80%' }} />
+            <span className="sk__bar" style={{ width: '65%' }} />
+            <span className="sk__bar" style={{ width: '72%' }} />
+          </div>
+        ) : loggedIn ? (
           children
         ) : (
           <div className="sidebar__empty">

@@ -1,14 +1,18 @@
 import type { Token, Tokens } from 'marked';
-import { Fragment, memo, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import { Fragment, memo, useId, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import type { FootnoteRefToken, FootnoteToken, MathToken } from '../utils/extensions';
 import { lexMarkdown, type Lexed } from '../utils/incrementalLex';
 import { decodeEntities, safeHref } from '../utils/safeUrl';
 import { CodeBlock } from './CodeBlock';
+import { FootnoteReference, Footnotes, FootnotesContext, footnotesOf } from './Footnotes';
+import { MathFormula } from './MathFormula';
 
 type MarkdownProps = { text: string; streaming?: boolean };
 
 /**
  * Markdown rendered to React elements from marked's tokens: no raw HTML ever reaches the page
- * (HTML in a message shows as text), links open in a new tab, code is highlighted on demand.
+ * (HTML in a message shows as text), links open in a new tab, code is highlighted on demand,
+ * formulas are typeset by KaTeX (loaded with the first one), footnotes listed at the end.
  * Each top-level block is memoised on its source, so a streaming reply re-renders its last block only,
  * and the text is lexed again only from its last blocks on (utils/incrementalLex.ts).
  */
@@ -19,12 +23,17 @@ export function Markdown({ text, streaming }: MarkdownProps) {
   useLayoutEffect(() => {
     lexed.current = { text, tokens };
   }, [text, tokens]);
+  const prefix = `${useId().replace(/[^\w-]/g, '')}-`;
+  const footnotes = useMemo(() => footnotesOf(text, tokens, prefix), [text, tokens, prefix]);
   const last = tokens.length - 1;
   return (
     <div className="markdown">
-      {tokens.map((token, index) => (
-        <Block key={index} token={token} raw={token.raw} streaming={!!streaming && index === last} />
-      ))}
+      <FootnotesContext.Provider value={footnotes}>
+        {tokens.map((token, index) => (
+          <Block key={index} token={token} raw={token.raw} streaming={!!streaming && index === last} />
+        ))}
+        <Footnotes footnotes={footnotes} render={renderNote} />
+      </FootnotesContext.Provider>
     </div>
   );
 }
@@ -46,7 +55,14 @@ function renderBlock(token: Token, streaming: boolean): ReactNode {
   switch (token.type) {
     case 'space':
     case 'def':
+    case 'footnote': // listed at the end
       return null;
+    case 'math': {
+      const math = token as unknown as MathToken;
+      return <MathFormula tex={math.text} display block />;
+    }
+    case 'checkbox':
+      return <TaskBox checked={(token as Tokens.Checkbox).checked} />;
     case 'code': {
       const code = token as Tokens.Code;
       return <CodeBlock code={code.text} language={code.lang} streaming={streaming} />;
@@ -62,18 +78,20 @@ function renderBlock(token: Token, streaming: boolean): ReactNode {
       return <blockquote>{renderBlocks((token as Tokens.Blockquote).tokens)}</blockquote>;
     case 'list': {
       const list = token as Tokens.List;
+      // A task's checkbox is its first token (in its first paragraph when the list is loose): it is
+      // rendered where it stands, so the box and the words share their line.
       const items = list.items.map((item, index) => (
         <li key={index} className={item.task ? 'task' : undefined}>
-          {item.task && (
-            <input type="checkbox" checked={!!item.checked} readOnly disabled aria-label={item.checked ? 'done' : 'not done'} />
-          )}
           {list.loose ? renderBlocks(item.tokens) : renderTight(item.tokens)}
         </li>
       ));
+      const className = list.items.some((item) => item.task) ? 'contains-task-list' : undefined;
       return list.ordered ? (
-        <ol start={typeof list.start === 'number' && list.start !== 1 ? list.start : undefined}>{items}</ol>
+        <ol className={className} start={typeof list.start === 'number' && list.start !== 1 ? list.start : undefined}>
+          {items}
+        </ol>
       ) : (
-        <ul>{items}</ul>
+        <ul className={className}>{items}</ul>
       );
     }
     case 'table': {
@@ -116,6 +134,32 @@ function renderBlock(token: Token, streaming: boolean): ReactNode {
     default:
       return 'raw' in token && typeof token.raw === 'string' ? <p>{token.raw}</p> : null;
   }
+}
+
+/** A task list item's box (GitHub's: shown, not changed from the reply). */
+function TaskBox({ checked }: { checked: boolean }) {
+  return <input type="checkbox" className="task__box" checked={checked} readOnly disabled aria-label={checked ? 'Done' : 'Not done'} />;
+}
+
+/** A footnote's text, its way back to the reference at the end of its last paragraph. */
+function renderNote(note: FootnoteToken, back: ReactNode): ReactNode {
+  const blocks = note.tokens.filter((token) => token.type !== 'space');
+  const last = blocks[blocks.length - 1];
+  if (last?.type !== 'paragraph') {
+    return (
+      <>
+        {renderBlocks(blocks)} {back}
+      </>
+    );
+  }
+  return (
+    <>
+      {renderBlocks(blocks.slice(0, -1))}
+      <p>
+        {renderInline((last as Tokens.Paragraph).tokens)} {back}
+      </p>
+    </>
+  );
 }
 
 /** Tight list items: their text blocks are inline, without paragraphs. */
@@ -180,7 +224,13 @@ function inline(token: Token): ReactNode {
     case 'html':
       return (token as Tokens.HTML).text;
     case 'checkbox':
-      return null;
+      return <TaskBox checked={(token as Tokens.Checkbox).checked} />;
+    case 'math': {
+      const math = token as unknown as MathToken;
+      return <MathFormula tex={math.text} display={math.display} />;
+    }
+    case 'footnoteRef':
+      return <FootnoteReference token={token as unknown as FootnoteRefToken} />;
     default:
       return 'raw' in token && typeof token.raw === 'string' ? token.raw : null;
   }

@@ -1,8 +1,9 @@
 import { Lexer } from 'marked';
 import { describe, expect, it } from 'vitest';
+import { lexerOptions } from './extensions';
 import { lexMarkdown, type Lexed } from './incrementalLex';
 
-const whole = (text: string) => [...Lexer.lex(text, { gfm: true, breaks: false })];
+const whole = (text: string) => [...Lexer.lex(text, lexerOptions)];
 
 /** Streams `text` in pieces of the given sizes (cycled), checking every step against lexing it whole. */
 function streamAndCompare(text: string, sizes: number[]): number {
@@ -37,6 +38,17 @@ const section = (i: number) =>
     '',
     '> a quote',
     'continued lazily',
+    '',
+    '- [ ] a task',
+    '- [x] a task done',
+    '',
+    `Inline $x^${i}$ and \\(y_${i}\\), prices of $5 and $10.`,
+    '',
+    '$$',
+    `E = mc^${i}`,
+    '$$',
+    '',
+    '\\[ \\frac{a}{b} \\]',
     '',
     '| Name | Value |',
     '| --- | ---: |',

@@ -1,8 +1,7 @@
 import { Lexer, type Token, type TokensList } from 'marked';
+import { lexerOptions } from './extensions';
 
-const lexerOptions = { gfm: true, breaks: false };
-
-/** A link reference definition (`[name]: url`) applies to the whole text: such a text is lexed whole. */
+/** A link reference definition (`[name]: url`) or a footnote (`[^name]: text`) applies to the whole text: such a text is lexed whole. */
 const DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
 
 /** How many texts' tokens are kept: the reply streaming, and the stored copy that replaces it. */

@@ -207,6 +207,8 @@ export class AudioEngine {
       const audio = await this.fetchSpeech(
         {
           text: chunk.text,
+          // The text is already what a person reads on screen (utils/spokenText.ts): the server reads it as it is.
+          normalize_text_for_reading: false,
           ...(chunk.chatId ? { chat_id: chunk.chatId } : {}),
           ...(chunk.chatId && chunk.messageId ? { message_id: chunk.messageId } : {}),
           ...(this.voice.voice ? { voice: this.voice.voice } : {}),

@@ -2,16 +2,26 @@ import type { ReplyDraft } from '../../chat/state/replyStore';
 import type { Store } from '../../common/state/createStore';
 import { SpeechChunker } from '../utils/chunker';
 import { TTS } from '../utils/constants';
+import { SpokenText } from '../utils/spokenText';
 import { AudioEngine, type VoiceChoice } from './audioEngine';
 import { speechStore } from './speechStore';
 
 export type ReadAloudConfig = VoiceChoice & { min_chars?: number };
 
-type Session = { id: number; keys: string[]; chatId?: string; messageId?: string; chunker: SpeechChunker; complete: boolean };
+type Session = {
+  id: number;
+  keys: string[];
+  chatId?: string;
+  messageId?: string;
+  chunker: SpeechChunker;
+  spoken: SpokenText;
+  complete: boolean;
+};
 
 /**
- * Reads messages aloud: one session at a time (a message, or a reply as it streams), cut into
- * chunks by the SpeechChunker and played by the AudioEngine. The view is mirrored in speechStore.
+ * Reads messages aloud: one session at a time (a message, or a reply as it streams), its markdown
+ * turned into the words a person reads on screen (utils/spokenText.ts), cut into chunks by the
+ * SpeechChunker and played by the AudioEngine. The view is mirrored in speechStore.
  */
 class ReadAloudController {
   readonly engine = new AudioEngine();
@@ -34,8 +44,9 @@ class ReadAloudController {
   /** Reads a whole (completed) message from the start. */
   play(key: string, text: string, where: { chatId?: string; messageId?: string } = {}): void {
     this.begin(key, where);
-    this.session!.chunker.update(text, true);
-    this.session!.complete = true;
+    const session = this.session!;
+    session.chunker.update(session.spoken.update(text, true), true);
+    session.complete = true;
     this.publish();
   }
 
@@ -51,7 +62,7 @@ class ReadAloudController {
       current.messageId = where.messageId;
       if (!current.keys.includes(where.messageId)) current.keys = [...current.keys, where.messageId];
     }
-    current.chunker.update(text, complete);
+    current.chunker.update(current.spoken.update(text, complete), complete);
     current.complete = complete;
     this.publish();
   }
@@ -102,6 +113,7 @@ class ReadAloudController {
       keys: [key, ...(where.messageId && where.messageId !== key ? [where.messageId] : [])],
       ...where,
       chunker,
+      spoken: new SpokenText(),
       complete: false,
     };
   }

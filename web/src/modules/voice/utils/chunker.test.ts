@@ -42,6 +42,16 @@ describe('SpeechChunker (spec 4 and 9)', () => {
     expect(chunks).toEqual(['One sentence that is spoken.', 'Something else entirely now.']);
   });
 
+  it('goes on without starting over when only what was not yet spoken changed', () => {
+    const { chunker, chunks, restarts } = make(10);
+    chunker.update('One sentence that is spoken. Then a pa');
+    expect(chunks).toEqual(['One sentence that is spoken.']);
+    // The words not yet handed out settle differently (a link's text replacing its markup): no restart.
+    chunker.update('One sentence that is spoken. Then a paragraph with a link. ', true);
+    expect(restarts).toEqual([]);
+    expect(chunks).toEqual(['One sentence that is spoken.', 'Then a paragraph with a link.']);
+  });
+
   it('makes chunks at least min_chars long (default 100)', () => {
     const chunks: string[] = [];
     const chunker = new SpeechChunker({ onChunk: (t) => chunks.push(t) });

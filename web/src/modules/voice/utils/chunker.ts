@@ -46,9 +46,13 @@ export class SpeechChunker {
     this.clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as ReturnType<typeof setTimeout>));
   }
 
-  /** The whole text so far (a streamed reply's text grows; anything else starts over). */
+  /**
+   * The whole text so far (a streamed reply's text grows; anything else starts over). Text that
+   * keeps what was already handed out and changes only what was not (the words read from a reply
+   * still being written, settling) goes on from there: nothing is spoken twice.
+   */
   update(text: string, complete = false): void {
-    if (text.startsWith(this.text)) {
+    if (text.startsWith(this.text) || (this.spoken > 0 && text.startsWith(this.text.slice(0, this.spoken)))) {
       this.text = text;
     } else {
       this.restart(text);
