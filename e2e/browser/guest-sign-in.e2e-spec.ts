@@ -35,7 +35,7 @@ async function api(baseUrl: string, token: string, path: string, init: RequestIn
  * with a conversation, signs in by texted code to the same account, and must end in it, with the
  * guest's conversation moved and no guest made beyond its own.
  */
-describe('signing in from a guest session', () => {
+describe('signing in from a guest session, and the sign-in page', () => {
   const suite = productSuite({
     PHONE_CODES_PER_NUMBER: '100',
     PHONE_CODES_PER_IP: '1000',
@@ -105,6 +105,33 @@ describe('signing in from a guest session', () => {
     }, 'the auth state settling');
     return { token };
   }
+
+  it('says on the sign-in page that a number which texted STOP gets no code, and how to opt back in (issue 21.4)', async () => {
+    const baseUrl = suite.product.url;
+    const stopped = '+14155553301';
+    const texted = await fetch(`${baseUrl}/api/v1/dev/sms/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ from: stopped, body: 'STOP' }),
+    });
+    expect(texted.status).toBe(202);
+    await until(
+      async () => ((await newestTextTo(baseUrl, stopped))?.body.match(/unsubscribed/i) ? true : undefined),
+      'the STOP confirmation',
+    );
+    const page = await freshPage(baseUrl);
+    await page.goto('/login');
+    await page.getByLabel('Mobile number').fill(stopped);
+    await page.getByRole('button', { name: 'Text me a code' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: /opted out of texts/ });
+    await alert.waitFor().catch(async (error: Error) => {
+      throw new Error(`${error.message} (the page says: ${(await page.getByRole('alert').allTextContents()).join(' / ') || 'nothing'})`);
+    });
+    expect(await alert.textContent()).toMatch(/To opt back in, text START to \+\d+, then ask for a code again\./);
+    expect(await page.getByLabel('Code').count()).toBe(0);
+    expect((await newestTextTo(baseUrl, stopped))?.body).toMatch(/unsubscribed/i); // no code texted
+    await page.context().close();
+  }, 60_000);
 
   it(`ends in the account ${SIGN_INS} times in a row, the guest's conversations moved, no spare guest made`, async () => {
     const baseUrl = suite.product.url;
