@@ -113,6 +113,21 @@ describe.each(TRANSPORTS)('accounts and sign-in over the %s transport', (transpo
       await api.get('/api/v1/auth/me').expect(200);
     });
 
+    it("refuses a token signed with the real key that names another user with one's own live session (issue 22.3)", async () => {
+      const victim = client();
+      await victim.guest();
+      const victimId = (await victim.get('/api/v1/auth/me').expect(200)).body.user_id as string;
+      const attacker = client();
+      const own = await attacker.guest();
+      const claims = JSON.parse(Buffer.from(own.split('.')[1], 'base64url').toString());
+      await attacker.get('/api/v1/auth/me').expect(200); // the attacker's session is live and cached active
+      const borrowed = await forge({ sub: victimId, sid: claims.sid, anon: true });
+      const res = await client().http.get('/api/v1/auth/me').set('Authorization', `Bearer ${borrowed}`).expect(401);
+      expect(res.body).toEqual({ detail: 'Your session has ended. Please sign in again.' });
+      await victim.get('/api/v1/auth/me').expect(200);
+      await attacker.get('/api/v1/auth/me').expect(200);
+    });
+
     it('ends the session everywhere at logout, which needs the CSRF token', async () => {
       const api = client();
       await api.guest();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
 import { systemCaller } from '@app/contracts';
@@ -254,7 +255,7 @@ describe.each(TRANSPORTS)('sms service over the %s transport', (transport) => {
       const { url } = await twilio.start();
       await boot('smsprod', {
         NODE_ENV: 'production',
-        AUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+        AUTH_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         TWILIO_ACCOUNT_SID: twilio.accountSid,
         TWILIO_AUTH_TOKEN: twilio.authToken,
         TWILIO_FROM_NUMBER: '+15005550006',
@@ -297,7 +298,7 @@ describe.each(TRANSPORTS)('sms service over the %s transport', (transport) => {
             ...environment.env,
             NODE_ENV: 'production',
             DEV_SMS_INBOX: 'true',
-            AUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+            AUTH_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
           }),
         ).rejects.toThrow(/DEV_SMS_INBOX: must be off when NODE_ENV is production/);
       } finally {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,4 +116,69 @@ describe('the embedded product (npm start)', () => {
     expect(output).toContain('PORT:');
     expect(output).not.toContain('    at ');
   });
+
+  /** The process's exit code and its error output, for a start that must be refused. */
+  async function refusedStart(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+    const child = spawn(process.execPath, [script], {
+      env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000); // it would have started: fail, do not hang
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    clearTimeout(timer);
+    return { code, output };
+  }
+
+  const goodKey = randomBytes(32).toString('base64');
+  it.each([
+    [
+      'the docker-compose default key',
+      { AUTH_KEY_ENCRYPTION_KEY: 'ZGV2LW9ubHktYXV0aC1rZXktZW5jcnlwdGlvbi1rZXk=' },
+      'AUTH_KEY_ENCRYPTION_KEY: is a value published',
+    ],
+    [
+      "the k8s dev overlay's key",
+      { AUTH_KEY_ENCRYPTION_KEY: 'CHANGE-ME-dev-only-auth-key-encryption-key0' },
+      'AUTH_KEY_ENCRYPTION_KEY: is a value published',
+    ],
+    [
+      'an all-zero key',
+      { AUTH_KEY_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64') },
+      'AUTH_KEY_ENCRYPTION_KEY: has too little entropy',
+    ],
+    [
+      'TWILIO_AUTH_TOKEN=changeme',
+      { AUTH_KEY_ENCRYPTION_KEY: goodKey, TWILIO_AUTH_TOKEN: 'changeme' },
+      'TWILIO_AUTH_TOKEN: is a placeholder',
+    ],
+    ['an http:// PUBLIC_URL', { AUTH_KEY_ENCRYPTION_KEY: goodKey, PUBLIC_URL: 'http://assistant.example' }, 'PUBLIC_URL: must be https://'],
+    [
+      '32 times "x" as FILES_URL_SIGNING_SECRET',
+      { AUTH_KEY_ENCRYPTION_KEY: goodKey, FILES_URL_SIGNING_SECRET: 'x'.repeat(32) },
+      'FILES_URL_SIGNING_SECRET: has too little entropy',
+    ],
+  ])(
+    'in production, refuses to start with %s: exit 78 naming the variable (issue 22.2)',
+    async (_, env, named) => {
+      const { code, output } = await refusedStart(main, { NODE_ENV: 'production', PORT: '0', DEV_SMS_INBOX: '', ...env });
+      expect({ code, named: output.includes(named) }).toEqual({ code: 78, named: true });
+      expect(output).not.toContain('    at ');
+    },
+    40_000,
+  );
+
+  it('a standalone service refuses the same in production (the auth service of the distributed mode)', async () => {
+    const { code, output } = await refusedStart(join(root, 'services/auth/dist/main.js'), {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://assistant:CHANGE-ME@127.0.0.1:5432/assistant',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      AUTH_KEY_ENCRYPTION_KEY: 'CHANGE-ME-dev-only-auth-key-encryption-key0',
+    });
+    expect(code).toBe(78);
+    expect(output).toContain('AUTH_KEY_ENCRYPTION_KEY: is a value published');
+    expect(output).toContain('DATABASE_URL: its password is a value published');
+  }, 40_000);
 });

@@ -1,8 +1,10 @@
 import { defineEvent } from '@app/contracts';
+import { USER_EVENTS } from '@app/contracts/events';
 import {
   CreateOutbox1765600000000,
   createServiceDataSource,
   decode,
+  dropUserEvents,
   InProcessBus,
   migrate,
   Outbox,
@@ -19,6 +21,11 @@ const HAPPENED = defineEvent({
   subject: 'events.test.happened',
   payload: z.object({ n: z.number(), text: z.string() }),
   description: 'test',
+});
+const SAID = defineEvent({
+  subject: 'events.test.said',
+  payload: z.object({ user_id: z.string(), user_text: z.string() }),
+  description: "test: an event holding a user's words",
 });
 const quiet = { warn: () => undefined, error: () => undefined };
 
@@ -155,6 +162,34 @@ describe('the transactional outbox', () => {
     const ids = bus.published.map((p) => p.id);
     expect(ids).toHaveLength(300);
     expect(new Set(ids).size).toBe(300);
+  });
+
+  it("drops a purged user's events, pending and sent, and keeps others' and the account's lifecycle (issue 22.4)", async () => {
+    const source = sources[0];
+    const bus = recordingBus();
+    const outbox = outboxOn(source, bus);
+    const ada = '00000000-0000-4000-8000-0000000000ad';
+    const bob = '00000000-0000-4000-8000-0000000000b0';
+    await source.transaction(async (manager) => {
+      await outbox.enqueue(manager, SAID, { user_id: ada, user_text: 'my door code is 9911' }, { eventId: 'ada-sent' });
+      await outbox.enqueue(manager, SAID, { user_id: bob, user_text: "bob's words" }, { eventId: 'bob' });
+    });
+    outbox.start();
+    await until('both relayed', async () => bus.published.length === 2, 5_000);
+    await outbox.stop();
+    bus.down = true; // what follows stays pending
+    await source.transaction(async (manager) => {
+      await outbox.enqueue(manager, SAID, { user_id: ada, user_text: 'my pin is 4821' }, { eventId: 'ada-pending' });
+      await outbox.enqueue(manager, USER_EVENTS.deleted, { user_id: ada, deletion_id: 'd1' }, { eventId: 'ada-deleted' });
+    });
+    const dropped = await source.transaction((manager) => dropUserEvents(manager, ada));
+    expect(dropped).toBe(2);
+    const left = (await source.query('SELECT event_id, envelope::text AS envelope FROM svc.outbox ORDER BY event_id')) as {
+      event_id: string;
+      envelope: string;
+    }[];
+    expect(left.map((r) => r.event_id)).toEqual(['ada-deleted', 'bob']);
+    expect(left.some((r) => /9911|4821/.test(r.envelope))).toBe(false);
   });
 
   it('deletes sent events after the retention', async () => {

@@ -43,7 +43,7 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: false,
-    frameworkErrors: frameworkErrorHandler(logger),
+    frameworkErrors: frameworkErrorHandler(logger, config.TRUST_PROXY),
     clientErrorHandler: (error, socket) => answerClientError(error, socket, policy),
     logger: false,
   });

@@ -20,7 +20,8 @@ export const smsService: ServiceDefinition = {
     // Texts to the account's number: those sent before the account existed (sign-in codes) are
     // linked on export and purged by number (SmsUserData), the rest carry the user from the start.
     // The text channel: the user's texts in and out (with their status callbacks), their number's
-    // opt-out, threads, monthly usage, notices, group memberships and what they said in groups.
+    // opt-out, threads, monthly usage, notices, group memberships, what they said in groups and
+    // the groups they created.
     tables: [
       { table: 'outbound_message', userColumn: 'user_id' },
       { table: 'inbound_message', userColumn: 'user_id' },
@@ -32,6 +33,9 @@ export const smsService: ServiceDefinition = {
       { table: 'sms_group_member', userColumn: 'user_id' },
       { table: 'sms_group_message', userColumn: 'sender_user_id' },
       { table: 'sms_keyword_reply', userColumn: 'user_id' },
+      // The groups the user created (name, channel, number) are theirs to export; on deletion
+      // SmsUserData removes a group nobody is left in and leaves the others' groups to them.
+      { table: 'sms_group', userColumn: 'owner_user_id', onDelete: 'hook' },
     ],
   },
 };

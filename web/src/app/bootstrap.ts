@@ -1,4 +1,4 @@
-import { onLogin, onLogout, startAuth } from '../modules/auth/state/authStore';
+import { completesSignIn, onLogin, onLogout, startAuth } from '../modules/auth/state/authStore';
 import { loadInsider } from '../modules/insider/hooks/insiderQueries';
 import { applyTheme, storedDarkMode } from '../modules/theme/state/themeStore';
 import { listenForWindowFocus, queryClient } from './queryClient';
@@ -6,8 +6,9 @@ import { listenForWindowFocus, queryClient } from './queryClient';
 let started = false;
 
 /**
- * Start-up (section 7): the theme attribute, the auth check (with CSRF and session id), then the
- * insider status after every login; a logout forgets all server state.
+ * Start-up (section 7): the theme attribute, the auth check (with CSRF and session id; none on a
+ * /login-success that completes a sign-in, which signs in itself), then the insider status after
+ * every login; a logout forgets all server state.
  */
 export function bootstrap(): void {
   if (started) return;
@@ -30,5 +31,5 @@ export function bootstrap(): void {
     console.error('Unhandled rejection', event.reason);
     event.preventDefault();
   });
-  void startAuth();
+  void startAuth({ completingSignIn: completesSignIn(window.location) });
 }

@@ -39,7 +39,11 @@ describe('/login-success', () => {
     expect(window.location.hash).toBe('');
     expect(localStorage.getItem('access_token')).toBe('guest-token');
     expect(authStore.get().accessToken).toBe('guest-token');
-    expect(calls.calls).toHaveLength(0);
+    // Start-up, left to this page, now checks the stored guest; the refused token is never sent.
+    await waitFor(() => expect(calls.called('GET /api/v1/auth/me')).toHaveLength(1));
+    expect(calls.called('GET /api/v1/auth/me')[0].headers.get('authorization')).toBe('Bearer guest-token');
+    expect(calls.calls.some((c) => c.headers.get('authorization') === 'Bearer someone-elses-token')).toBe(false);
+    await waitFor(() => expect(authStore.get().isLoading).toBe(false));
   });
 
   it('refuses a token whose login_state is not this tab’s nonce', async () => {
@@ -48,7 +52,7 @@ describe('/login-success', () => {
     arrive(`access_token=someone-elses-token&login_state=${'A'.repeat(mine.length)}`);
     await screen.findByRole('alert');
     expect(localStorage.getItem('access_token')).toBe('guest-token');
-    expect(calls.calls).toHaveLength(0);
+    expect(calls.calls.some((c) => c.headers.get('authorization') === 'Bearer someone-elses-token')).toBe(false);
     // The sign-in this tab started can still finish.
     expect(sessionStorage.getItem('login_state')).toBe(mine);
   });

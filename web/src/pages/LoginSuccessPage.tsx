@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { loginWithToken } from '../modules/auth/state/authStore';
+import { loginWithToken, startAuth } from '../modules/auth/state/authStore';
 import { clearInvite, destinationAfterLogin, forgetPhoneLogin, takeNext } from '../modules/auth/utils/loginContext';
 import { acceptLoginState } from '../modules/auth/utils/loginState';
 import { PublicPage } from '../modules/layout/components/PublicPage';
@@ -23,12 +23,18 @@ export function LoginSuccessPage() {
     const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ''));
     window.history.replaceState(window.history.state, '', window.location.pathname);
     const token = fragment.get('access_token');
+    // Start-up left the session to this page (completesSignIn): when there is no sign-in to
+    // complete, the stored session is checked (or a guest made) as on any other page.
+    const failed = (message: string) => {
+      setError(message);
+      void startAuth();
+    };
     if (!token) {
-      setError('The sign-in link did not carry a session. Please sign in again.');
+      failed('The sign-in link did not carry a session. Please sign in again.');
       return;
     }
     if (!acceptLoginState(fragment.get('login_state'))) {
-      setError(NOT_STARTED_HERE);
+      failed(NOT_STARTED_HERE);
       return;
     }
     forgetPhoneLogin();
@@ -37,7 +43,7 @@ export function LoginSuccessPage() {
         clearInvite();
         navigate(destinationAfterLogin(user, null, takeNext()), { replace: true });
       })
-      .catch((caught) => setError(caught instanceof Error ? caught.message : 'The sign-in did not work.'));
+      .catch((caught) => failed(caught instanceof Error ? caught.message : 'The sign-in did not work.'));
   }, [navigate]);
   return (
     <PublicPage title={error ? 'Sign-in failed' : 'Signing you in…'}>

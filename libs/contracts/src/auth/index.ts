@@ -286,13 +286,22 @@ export const AUTH_RPC = {
  * The shared cache entry of a session's state, a fast path in front of the auth service's database
  * (the source of truth). The auth service writes `ended` when a session ends (logout, logout of every
  * device, account deletion, a guest merged or turned into an account), overwriting anything there;
- * the gateway writes `active` for a short while after asking the auth service (`sessionStatus`), only
- * when the key is absent, so an `ended` mark is never overwritten by a stale answer.
+ * the gateway writes `active:<user id>` (`activeSessionState`) for a short while after asking the auth
+ * service (`sessionStatus`, which checks the session is the user's), only when the key is absent, so an `ended` mark is never overwritten by a stale answer.
  */
 export function sessionStateKey(sessionId: string): string {
   return `auth:session-state:${sessionId}`;
 }
-export const SESSION_STATE = { active: 'active', ended: 'ended' } as const;
+export const SESSION_STATE = { ended: 'ended' } as const;
+
+/**
+ * The "active" mark of a session names the user it belongs to: a token is trusted from the cache
+ * only when its `sub` is that user, so a live session id of one's own never vouches for a token
+ * naming another account (issue 22.3).
+ */
+export function activeSessionState(userId: string): string {
+  return `active:${userId}`;
+}
 
 /** Claims of an access token beyond the registered ones. */
 export interface AccessTokenClaims {

@@ -21,6 +21,14 @@ export const SmsMessageSchema = z.object({
 });
 export type SmsMessage = z.infer<typeof SmsMessageSchema>;
 
+/**
+ * Why no sign-in code is texted to a number that opted out (the sign-in page shows it): after STOP
+ * the product texts nothing at all, sign-in codes included, until the number texts START.
+ */
+export function optedOutOfTextsDetail(serviceNumber: string): string {
+  return `This number has opted out of texts from the assistant (it texted STOP), so no sign-in code can be sent to it. To opt back in, text START to ${serviceNumber}, then ask for a code again.`;
+}
+
 /** Calls answered by the sms service (subjects `sms.*`). */
 export const SMS_RPC = {
   ...commonCalls('sms'),
@@ -38,6 +46,16 @@ export const SMS_RPC = {
       .strict(),
     response: SmsMessageSchema,
     description: 'Send a text message',
+  }),
+  /**
+   * Whether a number has opted out of texts (it texted STOP; `sms.sms_number.opted_out`), and the
+   * number it texts START to: asked by the auth service before it texts a sign-in code.
+   */
+  optOut: defineRpc({
+    subject: 'sms.number.optout',
+    request: z.object({ phone_number: E164Schema }).strict(),
+    response: z.object({ opted_out: z.boolean(), service_number: E164Schema }),
+    description: 'Whether a number opted out of texts, and where it texts START to opt back in',
   }),
   /**
    * The development inbox: what the console sink "sent" to one number, newest first. Enabled only

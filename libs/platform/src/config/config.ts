@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { productionConfigProblems } from './production-secrets';
 
 export class ConfigError extends Error {
   constructor(
@@ -10,15 +11,22 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses the environment against a schema; every problem is named with its variable. */
+/**
+ * Parses the environment against a schema; every problem is named with its variable. In
+ * production the secrets of every process are checked here too (`productionConfigProblems`):
+ * every service, the gateway and the embedded host parse their environment through this.
+ */
 export function parseConfig<S extends z.ZodType>(component: string, schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const result = schema.safeParse(cleaned);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const name = issue.path.map(String).join('.') || '(environment)';
-    return `${name}: ${issue.message}`;
-  });
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => {
+        const name = issue.path.map(String).join('.') || '(environment)';
+        return `${name}: ${issue.message}`;
+      });
+  problems.push(...productionConfigProblems(cleaned));
+  if (result.success && problems.length === 0) return result.data;
   throw new ConfigError(component, problems);
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventContract, PayloadOf } from '@app/contracts';
-import type { EventEnvelope } from '@app/contracts/events';
+import { USER_EVENTS, type EventEnvelope } from '@app/contracts/events';
 import type { DataSource, EntityManager } from 'typeorm';
 import { currentRequestContext } from '../logging/request-context';
 import { injectTraceContext } from '../telemetry/trace-context';
@@ -102,6 +102,26 @@ export async function enqueueEvent<C extends EventContract>(
   await manager.query(event.insertSql(1, '(SELECT 1) AS one'), event.params);
   runner.data = { ...(runner.data ?? {}), [OUTBOX_WRITTEN]: true };
   return event.eventId;
+}
+
+/**
+ * The account's own lifecycle (created, deleted, purged, merged): ids only, no words, and the
+ * deletion and its confirmations must still reach the other services after a purge.
+ */
+const USER_LIFECYCLE_SUBJECTS: string[] = Object.values(USER_EVENTS).map((event) => event.subject);
+
+/**
+ * Deletes, inside a user's purge, every outbox row about that user (its payload's `user_id`),
+ * pending or sent (sent rows are kept an hour for inspection): an exchange's words must not
+ * outlive the account, and a pending one is dropped rather than relayed to services that have
+ * purged the user already. The account's lifecycle events stay. Returns how many went.
+ */
+export async function dropUserEvents(manager: EntityManager, userId: string): Promise<number> {
+  const result: [unknown[], number] = await manager.query(
+    `DELETE FROM outbox WHERE (envelope -> 'payload' ->> 'user_id') = $1 AND subject <> ALL($2::text[])`,
+    [userId, USER_LIFECYCLE_SUBJECTS],
+  );
+  return Array.isArray(result) ? Number(result[1] ?? 0) : 0;
 }
 
 /** One event waiting to be relayed. */

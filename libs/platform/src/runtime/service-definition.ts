@@ -31,4 +31,9 @@ export interface UserDataTable {
    * or keep the account's own and drop the guest's (settings a user has one of).
    */
   onMerge?: 'move' | 'keep';
+  /**
+   * On the account's deletion: delete its rows (default), or leave them to the service's purge hook
+   * (exported all the same): a group a user created outlives them while others are in it.
+   */
+  onDelete?: 'delete' | 'hook';
 }

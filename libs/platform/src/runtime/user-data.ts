@@ -2,6 +2,7 @@ import { Controller, Inject, Optional, type Type } from '@nestjs/common';
 import { userExportContract, type Caller, type PayloadOf } from '@app/contracts';
 import { USER_EVENTS } from '@app/contracts/events';
 import { DataSource } from 'typeorm';
+import { dropUserEvents } from '../database/outbox';
 import { Outbox } from '../database/outbox-service';
 import { applyOnce, forgetUser, lockUser } from '../database/processed-events';
 import { EventHandler, RpcHandler, type EventInput, type RpcInput } from '../transport/decorators';
@@ -72,12 +73,18 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
       const applied = await applyOnce(this.dataSource, 'user-data', event_id, async (manager) => {
         await lockUser(manager, payload.user_id);
         await forgetUser(manager, payload.user_id);
-        for (const { table, userColumn } of [...tables].reverse()) {
+        for (const { table, userColumn } of [...tables].reverse().filter((t) => t.onDelete !== 'hook')) {
           await manager.query(`DELETE FROM "${table}" WHERE "${userColumn}" = $1`, [payload.user_id]);
         }
+        // The outbox too: the user's events, pending or sent, go with the rows they came from.
+        await dropUserEvents(manager, payload.user_id);
         await this.outbox.enqueue(manager, USER_EVENTS.purged, purged, confirm);
       });
-      if (!applied) await this.dataSource.transaction((manager) => this.outbox.enqueue(manager, USER_EVENTS.purged, purged, confirm));
+      if (!applied)
+        await this.dataSource.transaction(async (manager) => {
+          await dropUserEvents(manager, payload.user_id);
+          await this.outbox.enqueue(manager, USER_EVENTS.purged, purged, confirm);
+        });
     }
 
     @EventHandler(USER_EVENTS.merged)

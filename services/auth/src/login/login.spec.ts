@@ -1,4 +1,5 @@
 import { systemCaller, type Caller } from '@app/contracts';
+import { optedOutOfTextsDetail, SMS_RPC } from '@app/contracts/sms';
 import { DomainError } from '@app/platform';
 import { authUnit, type AuthUnit } from '../store/auth-store.fake';
 import { ACCOUNT_BEING_DELETED, LoginService, type SignInContext } from './login.service';
@@ -133,6 +134,16 @@ describe('PhoneLoginService: the code rules', () => {
     token: null,
     error: detail,
     redirect_url: `/login?step=code&error=${encodeURIComponent(detail)}`,
+  });
+
+  it('texts no code to a number that opted out of texts (STOP): a 409 saying how to opt back in, no code made (issue 21.4)', async () => {
+    unit.rpc.answers.set(SMS_RPC.optOut.subject, () => ({ opted_out: true, service_number: '+15005550006' }));
+    await expect(phone.sendCode(nobody(), { phone_number: PHONE, client: CLIENT, binding_hash: BROWSER })).rejects.toEqual(
+      DomainError.conflict(optedOutOfTextsDetail('+15005550006')),
+    );
+    expect(optedOutOfTextsDetail('+15005550006')).toMatch(/opted out of texts.*text START to \+15005550006/);
+    expect(unit.rpc.calls.filter((c) => c.subject === SMS_RPC.send.subject)).toEqual([]);
+    expect(unit.data.code(PHONE)).toBeUndefined();
   });
 
   it("keeps the asking guest and their session with the code, and only a hash of the browser's binding", async () => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import type { LoginOutcome } from '@app/contracts/auth';
-import { SMS_RPC } from '@app/contracts/sms';
+import { optedOutOfTextsDetail, SMS_RPC } from '@app/contracts/sms';
 import { AppLogger, DomainError, KEY_VALUE_STORE, RpcClient, SERVICE_CONFIG, type KeyValueStore } from '@app/platform';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -104,6 +104,11 @@ export class PhoneLoginService implements OnApplicationBootstrap {
       this.config.PHONE_CODES_PER_NUMBER,
       'Too many codes were requested for this number. Try again in 10 minutes.',
     );
+
+    // After STOP the product texts nothing at all, sign-in codes included: the sms service keeps
+    // the opt-out, and the page says how to opt back in (issue 21.4).
+    const optOut = await this.rpc.call(SMS_RPC.optOut, { phone_number: phoneNumber }, caller);
+    if (optOut.opted_out) throw DomainError.conflict(optedOutOfTextsDetail(optOut.service_number));
 
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const codeHash = await this.hash(phoneNumber, code);

@@ -1,5 +1,5 @@
 import type { Caller } from '@app/contracts';
-import { SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
+import { activeSessionState, SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
 import { authUnit, type AuthUnit } from '../store/auth-store.fake';
 import { SessionsService } from './sessions.service';
 
@@ -58,7 +58,7 @@ describe('SessionsService: ending sessions', () => {
   });
 
   it('overwrites a cached "active" with the ended mark', async () => {
-    await unit.kv.set(sessionStateKey(ADA_LAPTOP), SESSION_STATE.active, 30);
+    await unit.kv.set(sessionStateKey(ADA_LAPTOP), activeSessionState(ADA), 30);
     await sessions.logout(callerOf(ADA, ADA_LAPTOP));
     expect(await cached(ADA_LAPTOP)).toBe(SESSION_STATE.ended);
   });

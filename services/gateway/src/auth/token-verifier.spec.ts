@@ -1,10 +1,11 @@
-import { AUTH_RPC, SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
+import { activeSessionState, AUTH_RPC, SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
 import { MemoryStore, RpcCallError, type RpcClient } from '@app/platform';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { InvalidTokenError, TokenVerifier } from './token-verifier';
 
 const USER = '00000000-0000-4000-8000-0000000000ad';
 const SESSION = '00000000-0000-4000-8000-0000000000a1';
+const OTHER_USER = '00000000-0000-4000-8000-0000000000bb';
 const CACHE_SECONDS = 30;
 
 /** The auth service as the gateway sees it: its public keys, and its answer about sessions. */
@@ -17,7 +18,7 @@ class FakeAuth implements Pick<RpcClient, 'call'> {
 
   constructor(private readonly jwk: Record<string, unknown>) {}
 
-  call: RpcClient['call'] = async (contract) => {
+  call: RpcClient['call'] = async (contract, payload) => {
     if (contract.subject === AUTH_RPC.keys.subject) {
       return {
         keys: [{ ...this.jwk, kid: 'k1', alg: 'ES256', use: 'sig' }],
@@ -30,7 +31,8 @@ class FakeAuth implements Pick<RpcClient, 'call'> {
       this.statusAsked += 1;
       await this.duringQuestion();
       if (this.failure) throw this.failure;
-      return { active: this.active } as never;
+      // The database's answer: the session exists, lives and is this user's.
+      return { active: this.active && (payload as { user_id: string }).user_id === USER } as never;
     }
     throw new Error(`unexpected call ${contract.subject}`);
   };
@@ -51,7 +53,7 @@ beforeEach(async () => {
       .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
       .setIssuer('assistant')
       .setAudience('assistant-api')
-      .setSubject(USER)
+      .setSubject(typeof claims.sub === 'string' ? claims.sub : USER)
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
       .sign(privateKey);
@@ -65,7 +67,7 @@ describe('TokenVerifier: whether the session still lives', () => {
     await expect(verifier.verify(await token())).resolves.toEqual({ user_id: USER, session_id: SESSION, is_anon: false });
     await verifier.verify(await token());
     expect(auth.statusAsked).toBe(1);
-    expect(set).toHaveBeenCalledWith(sessionStateKey(SESSION), SESSION_STATE.active, CACHE_SECONDS);
+    expect(set).toHaveBeenCalledWith(sessionStateKey(SESSION), activeSessionState(USER), CACHE_SECONDS);
   });
 
   it('never trusts "active" beyond the token\'s own expiry', async () => {
@@ -96,6 +98,29 @@ describe('TokenVerifier: whether the session still lives', () => {
     auth.duringQuestion = () => kv.set(sessionStateKey(SESSION), SESSION_STATE.ended, 600);
     await verifier.verify(await token()); // answered before the logout committed
     await expect(verifier.verify(await token())).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+
+  it("refuses a token naming another user with one's own live session id, while that session is cached active (issue 22.3)", async () => {
+    await verifier.verify(await token()); // the session's owner: now cached as active
+    await expect(verifier.verify(await token({ sub: OTHER_USER }))).rejects.toThrow('session ended');
+    await expect(verifier.verify(await token())).resolves.toMatchObject({ user_id: USER }); // the owner is unaffected
+  });
+
+  it("refuses a token naming another user with one's own session id when the cache does not know it", async () => {
+    await expect(verifier.verify(await token({ sub: OTHER_USER }))).rejects.toThrow('session ended');
+    expect(auth.statusAsked).toBe(1);
+  });
+
+  it("does not let the owner's question answer for a borrowed session id asked at the same time", async () => {
+    const [owner, borrowed] = await Promise.allSettled([verifier.verify(await token()), verifier.verify(await token({ sub: OTHER_USER }))]);
+    expect(owner.status).toBe('fulfilled');
+    expect(borrowed.status).toBe('rejected');
+  });
+
+  it('trusts no "active" mark without its user (one written before this change): it asks', async () => {
+    await kv.set(sessionStateKey(SESSION), 'active', 30);
+    await expect(verifier.verify(await token({ sub: OTHER_USER }))).rejects.toThrow('session ended');
+    expect(auth.statusAsked).toBe(1);
   });
 
   it('asks once for a burst of requests of one session', async () => {

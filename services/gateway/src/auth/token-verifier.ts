@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { systemCaller } from '@app/contracts';
-import { AUTH_RPC, SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
+import { activeSessionState, AUTH_RPC, SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
 import { KEY_VALUE_STORE, RpcClient, type KeyValueStore } from '@app/platform';
 import type { GatewayConfig } from '../config';
 import { GATEWAY_CONFIG } from '../tokens';
@@ -70,13 +70,17 @@ export class TokenVerifier {
 
   private async sessionLives(userId: string, sessionId: string, exp: number): Promise<boolean> {
     // The cache is only a fast path: when it cannot answer, the auth service does.
+    // The session must be `sub`'s: an "active" mark names its user, and one naming someone else
+    // means this token borrowed a session id that is not its own.
     const cached = await this.kv.get(sessionStateKey(sessionId)).catch(() => null);
     if (cached === SESSION_STATE.ended) return false;
-    if (cached === SESSION_STATE.active) return true;
-    let question = this.asking.get(sessionId);
+    if (cached === activeSessionState(userId)) return true;
+    if (cached?.startsWith(activeSessionState(''))) return false;
+    const asked = `${userId}:${sessionId}`; // a question answers only for the user it asked about
+    let question = this.asking.get(asked);
     if (!question) {
-      question = this.ask(userId, sessionId, exp).finally(() => this.asking.delete(sessionId));
-      this.asking.set(sessionId, question);
+      question = this.ask(userId, sessionId, exp).finally(() => this.asking.delete(asked));
+      this.asking.set(asked, question);
     }
     return question;
   }
@@ -92,7 +96,7 @@ export class TokenVerifier {
       ? // Only when absent: an "ended" mark written meanwhile by the auth service wins.
         this.kv.setIfAbsent(
           sessionStateKey(sessionId),
-          SESSION_STATE.active,
+          activeSessionState(userId),
           Math.min(this.config.SESSION_STATUS_CACHE_SECONDS, untilExpiry),
         )
       : this.kv.set(sessionStateKey(sessionId), SESSION_STATE.ended, untilExpiry);

@@ -68,12 +68,12 @@ export function toHttpFailure(error: unknown, requestId: string): HttpFailure {
   return { status: 500, detail: `Internal error (request ${requestId})`, unexpected: true };
 }
 
-export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: unknown, logger: AppLogger): void {
+export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: unknown, logger: AppLogger, https?: boolean): void {
   const requestId = request.state?.requestId ?? String(request.id);
   const failure = toHttpFailure(error, requestId);
   if (failure.unexpected) logger.error(error instanceof Error ? error : String(error), { path: request.routeOptions?.url }, 'HttpErrors');
   echoRequestHeaders(request, reply);
-  applySecurityHeaders(request, reply);
+  applySecurityHeaders(request, reply, https);
   // A 503 (an outage, a restart) says when to come back.
   const retryAfter = retryAfterOf(error, failure.status);
   if (retryAfter !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', String(retryAfter));
@@ -87,12 +87,16 @@ export function sendFailure(request: FastifyRequest, reply: FastifyReply, error:
 /**
  * Fastify's router refuses some requests before any hook runs (a malformed URL: 400
  * FST_ERR_BAD_URL; a path parameter over maxParamLength: 414): they get the request state and the
- * one mapping like any other failure (Fastify's `frameworkErrors`).
+ * one mapping like any other failure (Fastify's `frameworkErrors`). Fastify builds those requests
+ * without `trustProxy`, so whether the client came over https (HSTS) is read here from the trusted
+ * proxy's X-Forwarded-Proto, as Fastify does for every other request.
  */
-export function frameworkErrorHandler(logger: AppLogger) {
+export function frameworkErrorHandler(logger: AppLogger, trustProxy: boolean) {
   return (error: Error, request: FastifyRequest, reply: FastifyReply): void => {
     request.state ??= readRequestState(request);
-    sendFailure(request, reply, error, logger);
+    const forwarded = request.headers['x-forwarded-proto'];
+    const proxiedProto = trustProxy && typeof forwarded === 'string' ? forwarded.split(',')[0].trim().toLowerCase() : undefined;
+    sendFailure(request, reply, error, logger, request.protocol === 'https' || proxiedProto === 'https');
   };
 }
 

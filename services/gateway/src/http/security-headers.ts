@@ -71,9 +71,13 @@ export function securityHeaders(policy: string, https: boolean): [string, string
   return headers;
 }
 
-/** Sets the security headers on a reply; a Content-Security-Policy set by the route (file bodies) is kept. */
-export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  for (const [name, value] of securityHeaders(request.server.contentSecurityPolicy ?? DEFAULT_POLICY, request.protocol === 'https')) {
+/**
+ * Sets the security headers on a reply; a Content-Security-Policy set by the route (file bodies) is
+ * kept. `https` overrides what the request says (Fastify's answers before routing are made with a
+ * request that does not apply trustProxy: see frameworkErrorHandler).
+ */
+export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply, https = request.protocol === 'https'): void {
+  for (const [name, value] of securityHeaders(request.server.contentSecurityPolicy ?? DEFAULT_POLICY, https)) {
     if (name !== 'content-security-policy' || !reply.hasHeader(name)) reply.header(name, value);
   }
 }

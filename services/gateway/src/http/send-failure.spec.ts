@@ -73,7 +73,7 @@ describe('sendFailure: the answer on the wire', () => {
   let failWith: unknown;
 
   beforeAll(async () => {
-    app = Fastify({ maxParamLength: 20, frameworkErrors: frameworkErrorHandler(logger) });
+    app = Fastify({ maxParamLength: 20, frameworkErrors: frameworkErrorHandler(logger, false) });
     app.addHook('onRequest', async (request) => {
       request.state = readRequestState(request);
     });
@@ -172,5 +172,42 @@ describe('answerClientError: a refusal of the HTTP parser', () => {
 describe('NotFoundException stays a plain 404', () => {
   it('with the framework words, not its message (which names the URL)', () => {
     expect(toHttpFailure(new NotFoundException('Cannot GET /secret/path'), 'r').detail).toBe('Not Found');
+  });
+});
+
+const quiet = { error: () => undefined } as unknown as AppLogger;
+
+/**
+ * Fastify answers a malformed URL (400) and a too long path parameter (414) before any hook, with a
+ * request that does not apply `trustProxy`: behind a proxy that terminates TLS (X-Forwarded-Proto:
+ * https), that answer must carry HSTS like every other (issue 22.5).
+ */
+describe('framework errors behind a TLS-terminating proxy', () => {
+  async function app(trustProxy: boolean) {
+    const server = Fastify({ trustProxy, maxParamLength: 100, frameworkErrors: frameworkErrorHandler(quiet, trustProxy) });
+    server.get('/api/v1/chats/:id', async () => ({ ok: true }));
+    await server.ready();
+    return server;
+  }
+
+  it.each([
+    ['a malformed URL', '/api/v1/chats/%E0%A4%A', 400],
+    ['a path parameter over the router limit', `/api/v1/chats/${'a'.repeat(300)}`, 414],
+  ])('%s: HSTS when the trusted proxy says https', async (_, url, status) => {
+    const server = await app(true);
+    const res = await server.inject({ method: 'GET', url, headers: { 'x-forwarded-proto': 'https' } });
+    expect(res.statusCode).toBe(status);
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    await server.close();
+  });
+
+  it('no HSTS over plain http, nor from an X-Forwarded-Proto no proxy is trusted to set', async () => {
+    const trusted = await app(true);
+    expect((await trusted.inject({ method: 'GET', url: '/api/v1/chats/%E0%A4%A' })).headers['strict-transport-security']).toBeUndefined();
+    await trusted.close();
+    const untrusted = await app(false);
+    const res = await untrusted.inject({ method: 'GET', url: '/api/v1/chats/%E0%A4%A', headers: { 'x-forwarded-proto': 'https' } });
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+    await untrusted.close();
   });
 });

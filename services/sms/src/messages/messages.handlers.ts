@@ -12,6 +12,11 @@ export class MessagesHandlers {
     return this.messages.send({ to: data.to, body: data.body, purpose: data.purpose, userId: data.user_id });
   }
 
+  @RpcHandler(SMS_RPC.optOut)
+  optOut({ data }: RpcInput<typeof SMS_RPC.optOut>) {
+    return this.messages.optOut(data.phone_number);
+  }
+
   @RpcHandler(SMS_RPC.devInbox)
   devInbox({ data }: RpcInput<typeof SMS_RPC.devInbox>) {
     return this.messages.devInbox(data.to, data.limit);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { SmsMessage } from '@app/contracts/sms';
-import { AppLogger, runPeriodically, SERVICE_CONFIG, type Periodic } from '@app/platform';
+import { optedOutOfTextsDetail, type SmsMessage } from '@app/contracts/sms';
+import { AppLogger, DomainError, runPeriodically, SERVICE_CONFIG, type Periodic } from '@app/platform';
 import type { SmsConfig } from '../config';
 import { maskCodes } from '../sms/mask-codes';
 import { SMS_SENDER, SmsSendError, type OutgoingSms, type SmsSender } from '../sms/senders/sms-sender';
@@ -26,7 +26,11 @@ export class MessagesService implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     @Inject(SMS_SENDER) private readonly sender: SmsSender,
     private readonly messages: MessagesRepository,
-    @Inject(SERVICE_CONFIG) private readonly config: Pick<SmsConfig, 'DEV_SMS_INBOX' | 'NODE_ENV' | 'SMS_CODE_TEXT_RETENTION_HOURS'>,
+    @Inject(SERVICE_CONFIG)
+    private readonly config: Pick<
+      SmsConfig,
+      'DEV_SMS_INBOX' | 'NODE_ENV' | 'SMS_CODE_TEXT_RETENTION_HOURS' | 'TWILIO_FROM_NUMBER' | 'SMS_DEV_NUMBER'
+    >,
     private readonly logger: AppLogger,
   ) {}
 
@@ -45,6 +49,11 @@ export class MessagesService implements OnApplicationBootstrap, OnApplicationShu
    * stored copy of a sign-in code text has the code masked: nobody reading the table can sign in.
    */
   async send(sms: SmsRequest): Promise<SmsMessage> {
+    // After STOP nothing at all is texted, sign-in codes included (the auth service asks first;
+    // this holds whoever asks).
+    if (sms.purpose === 'login_code' && (await this.messages.optedOut(sms.to))) {
+      throw DomainError.conflict(optedOutOfTextsDetail(this.serviceNumber));
+    }
     const stored = await this.messages.insert({
       id: randomUUID(),
       toNumber: sms.to,
@@ -64,6 +73,18 @@ export class MessagesService implements OnApplicationBootstrap, OnApplicationShu
       await this.messages.recordOutcome(stored.id, { status: 'failed', providerMessageId: null, error: reason });
       throw error;
     }
+  }
+
+  /** Whether a number opted out of texts, and the number it texts START to. */
+  async optOut(phoneNumber: string): Promise<{ opted_out: boolean; service_number: string }> {
+    return { opted_out: await this.messages.optedOut(phoneNumber), service_number: this.serviceNumber };
+  }
+
+  /** The number texts come from (and STOP and START go to). */
+  private get serviceNumber(): string {
+    return this.sender.provider === 'twilio' && this.config.TWILIO_FROM_NUMBER
+      ? this.config.TWILIO_FROM_NUMBER
+      : this.config.SMS_DEV_NUMBER;
   }
 
   /** Whether the development inbox may show anything at all. */

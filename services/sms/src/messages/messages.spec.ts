@@ -11,10 +11,15 @@ import { MessagesService } from './messages.service';
 import type { OutboundMessageEntity } from './outbound-message.entity';
 import { SmsUserData } from './sms-user-data';
 
-type Repo = Pick<MessagesRepository, 'insert' | 'recordOutcome' | 'newestTo' | 'linkToUser' | 'deleteTo' | 'deleteOlderThan'>;
+type Repo = Pick<MessagesRepository, 'insert' | 'recordOutcome' | 'newestTo' | 'linkToUser' | 'deleteTo' | 'deleteOlderThan' | 'optedOut'>;
 
 class FakeRepository implements Repo {
   rows: OutboundMessageEntity[] = [];
+  /** Numbers that texted STOP. */
+  stopped = new Set<string>();
+  async optedOut(phoneNumber: string): Promise<boolean> {
+    return this.stopped.has(phoneNumber);
+  }
   clock = Date.parse('2025-01-01T00:00:00Z');
 
   async insert(message: NewOutboundMessage): Promise<OutboundMessageEntity> {
@@ -59,8 +64,14 @@ class ScriptedSender implements SmsSender {
   }
 }
 
-type Config = Pick<SmsConfig, 'DEV_SMS_INBOX' | 'NODE_ENV' | 'SMS_CODE_TEXT_RETENTION_HOURS'>;
-const DEV: Config = { DEV_SMS_INBOX: true, NODE_ENV: 'development', SMS_CODE_TEXT_RETENTION_HOURS: 24 };
+type Config = Pick<SmsConfig, 'DEV_SMS_INBOX' | 'NODE_ENV' | 'SMS_CODE_TEXT_RETENTION_HOURS' | 'TWILIO_FROM_NUMBER' | 'SMS_DEV_NUMBER'>;
+const DEV: Config = {
+  DEV_SMS_INBOX: true,
+  NODE_ENV: 'development',
+  SMS_CODE_TEXT_RETENTION_HOURS: 24,
+  TWILIO_FROM_NUMBER: '+15005550006',
+  SMS_DEV_NUMBER: '+15550100000',
+};
 
 const capture = () => {
   const lines: string[] = [];
@@ -89,6 +100,21 @@ describe('MessagesService', () => {
     expect(repository.rows).toEqual([
       expect.objectContaining({ id: sent.message_id, status: 'queued', providerMessageId: 'SM1', error: null, userId: null }),
     ]);
+  });
+
+  it('texts no sign-in code to a number that opted out (STOP): a 409 saying how to opt back in, nothing stored or sent (issue 21.4)', async () => {
+    const { repository, sender, service } = setup('twilio');
+    repository.stopped.add('+14155550123');
+    await expect(service.send(code())).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/opted out of texts.*text START to \+15005550006/),
+    });
+    expect(sender.sent).toEqual([]);
+    expect(repository.rows).toEqual([]);
+    expect(await service.optOut('+14155550123')).toEqual({ opted_out: true, service_number: '+15005550006' });
+    expect(await service.optOut('+14155550124')).toEqual({ opted_out: false, service_number: '+15005550006' });
+    // Without Twilio, START goes to the development number.
+    expect((await setup('console').service.optOut('+14155550123')).service_number).toBe('+15550100000');
   });
 
   it('keeps the account a text is for when the sender says it', async () => {

@@ -2,6 +2,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { optedOutOfTextsDetail } from '@app/contracts/sms';
 import { json, mockFetch } from '../../../test/fetchMock';
 import { leavePage } from '../../common/utils/leavePage';
 import { authStore } from '../state/authStore';
@@ -147,6 +148,20 @@ describe('the sign-in form', () => {
     const phone = screen.getByLabelText(/Mobile number/) as HTMLInputElement;
     expect(document.activeElement).toBe(phone);
     expect(phone.value).toBe(' +1 (415) 555-0100 ');
+  });
+
+  it('says a number that opted out of texts gets no code, and how to opt back in (issue 21.4)', async () => {
+    const detail = optedOutOfTextsDetail('+15005550006');
+    api({ 'POST /api/v1/auth/login/phone_number': () => json(409, { detail }) });
+    const user = userEvent.setup();
+    at('/login');
+    await user.type(await screen.findByLabelText(/Mobile number/), NUMBER);
+    await user.click(screen.getByRole('button', { name: 'Text me a code' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(detail);
+    expect(alert.textContent).toMatch(/opted out of texts.*text START to \+15005550006/);
+    expect(screen.queryByLabelText('Code')).toBeNull();
+    expect(sessionStorage.getItem('login_phone_number')).toBeNull();
   });
 
   it('shows a refused new code under the code field, in plain words', async () => {

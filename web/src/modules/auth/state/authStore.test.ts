@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { readCall, writeCall } from '../../common/api/dataCall';
 import { guestUser, json, mockFetch, registeredUser } from '../../../test/fetchMock';
-import { authStatusOf, authStore, logout, onLogin, startAuth } from './authStore';
+import { authStatusOf, authStore, completesSignIn, loginWithToken, logout, onLogin, startAuth } from './authStore';
 
 const me = (user: object) => () => json(200, user);
 
@@ -69,6 +69,50 @@ describe('auth start-up (section 4)', () => {
     expect(listener).toHaveBeenCalledWith(guestUser);
     expect(api.called('GET /api/v1/auth/csrf-token')).toHaveLength(1);
     off();
+  });
+});
+
+describe('start-up and a sign-in completing at the same time (issue 22.1)', () => {
+  beforeEach(() => authStore.reset());
+
+  it('knows a page load that completes a sign-in: /login-success with a token in its fragment', () => {
+    expect(completesSignIn({ pathname: '/login-success', hash: '#access_token=t&login_state=s' })).toBe(true);
+    expect(completesSignIn({ pathname: '/login-success', hash: '' })).toBe(false);
+    expect(completesSignIn({ pathname: '/chat', hash: '#access_token=t' })).toBe(false);
+  });
+
+  it('leaves a page that completes a sign-in to it: no call, no guest, loading until the sign-in', async () => {
+    localStorage.setItem('access_token', 'ended-guest');
+    const api = mockFetch({ 'GET /api/v1/auth/me': me(registeredUser) });
+    await startAuth({ completingSignIn: true });
+    expect(api.calls).toHaveLength(0);
+    expect(authStatusOf(authStore.get())).toBe('loading');
+    await loginWithToken('account-token');
+    expect(authStatusOf(authStore.get())).toBe('registered');
+    expect(api.called('POST /api/v1/auth/anon')).toHaveLength(0);
+  });
+
+  it('gives way to a sign-in that starts while it checks the ended guest: no new guest, the account kept', async () => {
+    localStorage.setItem('access_token', 'ended-guest');
+    let refuseGuest!: () => void;
+    const guestRefused = new Promise<void>((resolve) => (refuseGuest = resolve));
+    const api = mockFetch({
+      'GET /api/v1/auth/me': async ({ headers }) => {
+        if (headers.get('authorization') === 'Bearer ended-guest') {
+          await guestRefused; // answered only after the sign-in completed
+          return json(401, { detail: 'Your session has ended. Please sign in again.' });
+        }
+        return json(200, registeredUser);
+      },
+      'POST /api/v1/auth/anon': json(200, { token: 'spare-guest', error: null, redirect_url: null }),
+    });
+    const started = startAuth();
+    await loginWithToken('account-token');
+    refuseGuest();
+    await started;
+    expect(api.called('POST /api/v1/auth/anon')).toHaveLength(0);
+    expect(localStorage.getItem('access_token')).toBe('account-token');
+    expect(authStore.get()).toMatchObject({ isLoading: false, isLoggedIn: true, accessToken: 'account-token', user: registeredUser });
   });
 });
 

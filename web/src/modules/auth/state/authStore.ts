@@ -144,21 +144,43 @@ function afterLogin(user: User): void {
 }
 
 let starting: Promise<void> | null = null;
+/** Bumped by every sign-in: a start-up that began before one gives way to it. */
+let signIns = 0;
+
+/**
+ * Whether this page load is completing a sign-in: `/login-success` with a token in its fragment
+ * (the phone callback's or Google's redirect). That sign-in has just ended the stored guest's
+ * session, so start-up must neither check the guest's token (a 401) nor make a new guest: the page
+ * signs the browser in with the new token, or runs start-up itself if it cannot (issue 22.1).
+ */
+export function completesSignIn(location: Pick<Location, 'pathname' | 'hash'>): boolean {
+  return location.pathname === '/login-success' && new URLSearchParams(location.hash.replace(/^#/, '')).has('access_token');
+}
 
 /**
  * Start-up (section 4): no stored token creates a guest; a stored token is validated, with the
- * guest as fallback; if that fails too the state is logged out with no user.
+ * guest as fallback; if that fails too the state is logged out with no user. With
+ * `completingSignIn` it only shows the loading state and leaves the session to that sign-in. A
+ * sign-in that starts meanwhile wins: start-up then changes nothing and makes no guest.
  */
-export function startAuth(): Promise<void> {
+export function startAuth(options: { completingSignIn?: boolean } = {}): Promise<void> {
+  if (options.completingSignIn) {
+    authStore.set({ isLoading: true });
+    return Promise.resolve();
+  }
   starting ??= (async () => {
+    const before = signIns;
+    const overtaken = () => signIns !== before;
     authStore.set({ isLoading: true });
     const stored = readStorage(STORAGE_KEYS.accessToken);
     let session: { token: string; user: User } | null = null;
     if (stored) {
       const user = await validate(stored);
+      if (overtaken()) return;
       if (user) session = { token: stored, user };
     }
     session ??= await createGuest();
+    if (overtaken()) return;
     if (session) {
       rememberUser(session.token, session.user);
     } else {
@@ -175,6 +197,7 @@ export function startAuth(): Promise<void> {
 
 /** A token from a login (phone callback fragment, Google, Apple, Firebase): validate and keep it. */
 export async function loginWithToken(token: string): Promise<User> {
+  signIns += 1;
   const user = await fetchMe(token);
   rememberUser(token, user);
   authStore.set({ isLoading: false });
