@@ -18,6 +18,7 @@ import { ReplyAnswer } from './channel/inbound/reply.answer';
 import { RouteStep } from './channel/inbound/route.step';
 import { InboundService } from './channel/inbound.service';
 import { DESTINATION_POLICY, OutboundQueue } from './channel/outbound-queue';
+import { SendCeiling } from './channel/send-ceiling';
 import { destinationPolicyOf, ServiceNumbers } from './channel/service-numbers';
 import { WebhookSigning } from './channel/signing';
 import { ChannelStore } from './channel/store/channel-store';
@@ -59,6 +60,7 @@ import { smsSenderProvider } from './sms/sms-sender.provider';
     WebhookSigning,
     AssistantClient,
     MmsMedia,
+    SendCeiling,
     OutboundQueue,
     // Incoming texts: the scheduler and the pipeline's steps
     InboundService,

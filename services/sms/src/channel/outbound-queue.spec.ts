@@ -2,6 +2,7 @@ import type { AppLogger } from '@app/platform';
 import { SmsSendError, type OutgoingSms, type SmsSender } from '../sms/senders/sms-sender';
 import { OutboundQueue, RetryLater } from './outbound-queue';
 import type { NumbersRepository } from './store/numbers.repository';
+import { SendCeiling } from './send-ceiling';
 import type { CeilingVerdict, OutboundRepository, OutboundRow } from './store/outbound.repository';
 
 /** The queue's rows, as a typed fake of the repository. */
@@ -63,8 +64,9 @@ describe('OutboundQueue', () => {
       outbound as unknown as OutboundRepository,
       numbers as unknown as NumbersRepository,
       sender,
-      { PUBLIC_URL: 'https://a.example', SMS_TEXTS_PER_MINUTE: 10, SMS_TEXTS_PER_DAY: 100 },
+      { PUBLIC_URL: 'https://a.example' },
       { ownNumbers: ['+15005550006', '+15005550007'], blockedCountries: ['CN'] },
+      new SendCeiling(outbound, { SMS_TEXTS_PER_MINUTE: 10, SMS_TEXTS_PER_DAY: 100 }, logger),
       logger,
     );
     const add = (id: string, purpose = 'reply', to = '+14155550100') =>

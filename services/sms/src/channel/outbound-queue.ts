@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppLogger, platformMetrics, SERVICE_CONFIG } from '@app/platform';
+import { AppLogger, SERVICE_CONFIG } from '@app/platform';
 import type { SmsConfig } from '../config';
 import { SMS_SENDER, SmsSendError, type SmsSender } from '../sms/senders/sms-sender';
 import { destinationRefusal, type DestinationPolicy } from './destinations';
+import { SendCeiling } from './send-ceiling';
 import { NumbersRepository } from './store/numbers.repository';
 import { OutboundRepository } from './store/outbound.repository';
 
@@ -25,7 +26,7 @@ export class RetryLater extends Error {
   }
 }
 
-export type OutboundConfig = Pick<SmsConfig, 'PUBLIC_URL' | 'SMS_TEXTS_PER_MINUTE' | 'SMS_TEXTS_PER_DAY'>;
+export type OutboundConfig = Pick<SmsConfig, 'PUBLIC_URL'>;
 
 /**
  * The consumer of the outbound queue (`events.sms.outbound`, a durable JetStream consumer, or the
@@ -39,14 +40,14 @@ export type OutboundConfig = Pick<SmsConfig, 'PUBLIC_URL' | 'SMS_TEXTS_PER_MINUT
 @Injectable()
 export class OutboundQueue {
   private readonly statusCallback?: string;
-  private heldLoggedAt = -Infinity;
 
   constructor(
     private readonly outbound: OutboundRepository,
     private readonly numbers: NumbersRepository,
     @Inject(SMS_SENDER) private readonly sender: SmsSender,
-    @Inject(SERVICE_CONFIG) private readonly config: OutboundConfig,
+    @Inject(SERVICE_CONFIG) config: OutboundConfig,
     @Inject(DESTINATION_POLICY) private readonly destinations: DestinationPolicy,
+    @Inject(SendCeiling) private readonly ceiling: Pick<SendCeiling, 'reserve'>,
     private readonly logger: AppLogger,
   ) {
     this.statusCallback = config.PUBLIC_URL ? `${config.PUBLIC_URL.replace(/\/$/, '')}/api/v1/sms/twilio/status` : undefined;
@@ -112,8 +113,15 @@ export class OutboundQueue {
       await this.outbound.record(message.id, { status: 'refused', error: `Never texted: ${refusal}` });
       return 'refused';
     }
-    const ceiling = await this.outbound.reserveSend(this.config.SMS_TEXTS_PER_MINUTE, this.config.SMS_TEXTS_PER_DAY);
-    if (ceiling !== 'send') return this.overCeiling(message.id, ceiling);
+    const ceiling = await this.ceiling.reserve();
+    if (ceiling === 'wait') {
+      await this.outbound.record(message.id, { status: 'retrying', error: 'SMS_TEXTS_PER_MINUTE reached' });
+      throw new RetryLater('SMS_TEXTS_PER_MINUTE reached');
+    }
+    if (ceiling === 'hold') {
+      await this.outbound.record(message.id, { status: 'held', error: 'SMS_TEXTS_PER_DAY reached' });
+      return 'held';
+    }
     try {
       const result = await this.sender.send({
         to: message.to,
@@ -135,30 +143,5 @@ export class OutboundQueue {
       this.logger.warn({ msg: 'A text could not be sent', message_id: message.id, reason }, 'OutboundQueue');
       return 'failed';
     }
-  }
-
-  /**
-   * Past the minute's ceiling the text waits (back in the queue, the bus's back-off brings it back);
-   * past the day's it is held for good: counted by assistant_sms_texts_held_total, logged as an error
-   * at most once a minute (the operator's alert).
-   */
-  private async overCeiling(id: string, verdict: 'wait' | 'hold'): Promise<'held'> {
-    platformMetrics.recordSmsHeld(verdict === 'wait' ? 'minute_ceiling' : 'day_ceiling');
-    if (verdict === 'wait') {
-      await this.outbound.record(id, { status: 'retrying', error: 'SMS_TEXTS_PER_MINUTE reached' });
-      throw new RetryLater('SMS_TEXTS_PER_MINUTE reached');
-    }
-    await this.outbound.record(id, { status: 'held', error: 'SMS_TEXTS_PER_DAY reached' });
-    if (Date.now() - this.heldLoggedAt >= 60_000) {
-      this.heldLoggedAt = Date.now();
-      this.logger.error(
-        {
-          msg: "The day's ceiling of texts (SMS_TEXTS_PER_DAY) is reached: texts are held, not sent",
-          limit: this.config.SMS_TEXTS_PER_DAY,
-        },
-        'OutboundQueue',
-      );
-    }
-    return 'held';
   }
 }

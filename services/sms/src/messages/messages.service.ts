@@ -4,6 +4,7 @@ import { optedOutOfTextsDetail, type SmsMessage } from '@app/contracts/sms';
 import { AppLogger, DomainError, runPeriodically, SERVICE_CONFIG, type Periodic } from '@app/platform';
 import type { SmsConfig } from '../config';
 import { maskCodes } from '../sms/mask-codes';
+import { SendCeiling } from '../channel/send-ceiling';
 import { SMS_SENDER, SmsSendError, type OutgoingSms, type SmsSender } from '../sms/senders/sms-sender';
 import { MessagesRepository } from './messages.repository';
 import type { OutboundMessageEntity } from './outbound-message.entity';
@@ -14,6 +15,9 @@ export interface SmsRequest extends OutgoingSms {
 }
 
 const HOUR_MS = 3600_000;
+
+/** A text past the operator's ceiling (SMS_TEXTS_PER_MINUTE or SMS_TEXTS_PER_DAY): 503 with Retry-After. */
+export const TEXTS_PAUSED = 'This service is not sending texts for the moment (its ceiling of texts is reached). Please try again later.';
 
 /**
  * Sends texts through the configured provider and keeps a record of each. Sign-in code texts are
@@ -32,6 +36,7 @@ export class MessagesService implements OnApplicationBootstrap, OnApplicationShu
       'DEV_SMS_INBOX' | 'NODE_ENV' | 'SMS_CODE_TEXT_RETENTION_HOURS' | 'TWILIO_FROM_NUMBER' | 'SMS_DEV_NUMBER'
     >,
     private readonly logger: AppLogger,
+    @Inject(SendCeiling) private readonly ceiling: Pick<SendCeiling, 'reserve'>,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -54,6 +59,8 @@ export class MessagesService implements OnApplicationBootstrap, OnApplicationShu
     if (sms.purpose === 'login_code' && (await this.messages.optedOut(sms.to))) {
       throw DomainError.conflict(optedOutOfTextsDetail(this.serviceNumber));
     }
+    // The operator's ceiling holds for these texts too: past it, the caller is asked to come back.
+    if ((await this.ceiling.reserve()) !== 'send') throw DomainError.unavailable(TEXTS_PAUSED, 60);
     const stored = await this.messages.insert({
       id: randomUUID(),
       toNumber: sms.to,

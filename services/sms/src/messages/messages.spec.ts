@@ -3,6 +3,8 @@ import type { Caller } from '@app/contracts';
 import type { GroupsRepository } from '../channel/store/groups.repository';
 import type { NumbersRepository } from '../channel/store/numbers.repository';
 import type { SmsConfig } from '../config';
+import type { SendCeiling } from '../channel/send-ceiling';
+import type { CeilingVerdict } from '../channel/store/outbound.repository';
 import { maskCodes } from '../sms/mask-codes';
 import { ConsoleSender } from '../sms/senders/console.sender';
 import { SmsSendError, type OutgoingSms, type SmsSendResult, type SmsSender } from '../sms/senders/sms-sender';
@@ -85,14 +87,38 @@ const code = (to = '+14155550123', digits = '246810'): OutgoingSms => ({
   purpose: 'login_code',
 });
 
+/** The operator's ceiling, answering what a test scripts (then 'send'). */
+class ScriptedCeiling implements Pick<SendCeiling, 'reserve'> {
+  verdicts: CeilingVerdict[] = [];
+  async reserve(): Promise<CeilingVerdict> {
+    return this.verdicts.shift() ?? 'send';
+  }
+}
+
 function setup(provider: 'console' | 'twilio', config: Partial<Config> = {}) {
+  const ceiling = new ScriptedCeiling();
   const repository = new FakeRepository();
   const sender = new ScriptedSender(provider);
-  const service = new MessagesService(sender, repository as unknown as MessagesRepository, { ...DEV, ...config }, capture().logger);
-  return { repository, sender, service };
+  const service = new MessagesService(
+    sender,
+    repository as unknown as MessagesRepository,
+    { ...DEV, ...config },
+    capture().logger,
+    ceiling,
+  );
+  return { repository, sender, service, ceiling };
 }
 
 describe('MessagesService', () => {
+  it("refuses a text past the operator's ceiling with 503 and Retry-After, and sends nothing", async () => {
+    const { service, sender, repository, ceiling } = setup('twilio');
+    ceiling.verdicts.push('wait', 'hold');
+    for (let i = 0; i < 2; i++) await expect(service.send(sms)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 60 });
+    expect(sender.sent).toEqual([]);
+    expect(repository.rows).toEqual([]);
+    expect((await service.send(sms)).status).toBe('queued');
+  });
+
   it('stores the message with the provider answer', async () => {
     const { repository, service } = setup('twilio');
     const sent = await service.send(sms);
