@@ -3,13 +3,9 @@
 // its own process, talking over NATS_URL to DATABASE_URL (and REDIS_URL if set). A process that
 // exits is restarted with a back-off (1 s, doubling up to 30 s) and the launcher says so; only a
 // Ctrl-C or a SIGTERM of the launcher stops them all, each finishing its work in flight first.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { build } from './build.mjs';
-import { root } from './lib.mjs';
+import { mainOf, migrateAll, SERVICES } from './migrate.mjs';
 import { Supervisor, superviseUntilSignalled } from './supervisor.mjs';
-
-const SERVICES = ['auth', 'chat', 'memory', 'files', 'insider-config', 'tts', 'sms'];
 
 if (!process.env.NATS_URL || !process.env.DATABASE_URL) {
   console.error('The distributed mode needs NATS_URL and DATABASE_URL (and REDIS_URL for a shared cache).');
@@ -17,15 +13,12 @@ if (!process.env.NATS_URL || !process.env.DATABASE_URL) {
   process.exit(1);
 }
 build();
-const mainOf = (name) => join(root, `services/${name}/dist/main.js`);
 
 // Migrations first, each service its own schema.
-for (const name of SERVICES) {
-  const code = await new Promise((resolve) => spawn(process.execPath, [mainOf(name), 'migrate'], { stdio: 'inherit' }).on('exit', resolve));
-  if (code !== 0) {
-    console.error(`The migrations of the ${name} service failed (code ${code}); nothing was started.`);
-    process.exit(code ?? 1);
-  }
+const migrated = await migrateAll();
+if (migrated !== 0) {
+  console.error('Nothing was started.');
+  process.exit(migrated);
 }
 
 // Then the services and the gateway, kept running. A process gets its grace period to stop

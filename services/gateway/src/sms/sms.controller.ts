@@ -10,7 +10,7 @@ import { GATEWAY_CONFIG } from '../tokens';
 import { EMPTY_TWIML, twilioWebhookOf } from './twilio-webhook';
 
 /**
- * The text channel's webhooks (issue 15, /work/coord/SMS-API.md): Twilio's form posts, whose
+ * The text channel's webhooks: Twilio's form posts, whose
  * signature the sms service checks against PUBLIC_URL + path (403 and nothing stored otherwise).
  * The service description, group invites, the caller's text state and groups are plain proxies
  * (API.sms).

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppLogger, SERVICE_CONFIG } from '@app/platform';
 import type { SmsConfig } from '../config';
-import { SMS_SENDER, SmsSendError, type SmsSender } from '../sms/senders/sms-sender';
+import { SMS_SENDER, SmsSendError, type OutgoingSms, type SmsSender } from '../sms/senders/sms-sender';
 import { destinationRefusal, type DestinationPolicy } from './destinations';
 import { SendCeiling } from './send-ceiling';
 import { NumbersRepository } from './store/numbers.repository';
@@ -127,7 +127,7 @@ export class OutboundQueue {
         to: message.to,
         from: message.from ?? undefined,
         body: message.body,
-        purpose: message.purpose as 'reply',
+        purpose: message.purpose as OutgoingSms['purpose'],
         mediaUrls: message.mediaUrls,
         statusCallback: this.statusCallback,
       });
