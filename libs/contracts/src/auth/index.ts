@@ -302,10 +302,3 @@ export const SESSION_STATE = { ended: 'ended' } as const;
 export function activeSessionState(userId: string): string {
   return `active:${userId}`;
 }
-
-/** Claims of an access token beyond the registered ones. */
-export interface AccessTokenClaims {
-  sub: string;
-  sid: string;
-  anon: boolean;
-}

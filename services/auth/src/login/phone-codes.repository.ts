@@ -34,8 +34,4 @@ export class PhoneCodesRepository {
   async recordWrongTry(id: string, attempts: number, burnt: boolean): Promise<void> {
     await this.manager.update(PhoneCodeEntity, { id }, burnt ? { attempts, consumedAt: new Date() } : { attempts });
   }
-
-  async deleteForNumber(phoneNumber: string): Promise<void> {
-    await this.manager.delete(PhoneCodeEntity, { phoneNumber });
-  }
 }

@@ -227,9 +227,6 @@ export class FakeAuthData implements AuthData {
           code.attempts = attempts;
           if (burnt) code.consumedAt = new Date();
         },
-        deleteForNumber: async (phoneNumber) => {
-          for (const [id, code] of t().codes) if (code.phoneNumber === phoneNumber) t().codes.delete(id);
-        },
       },
       invites: {
         find: async (id) => found(t().invites.get(id)),
