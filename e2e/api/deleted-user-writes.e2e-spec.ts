@@ -47,13 +47,17 @@ describe.each(TRANSPORTS)('writes for a deleted account over the %s transport', 
     expect(await refusal(rpc.call(CHAT_RPC.create, { conversation_title: 'after' }, caller))).toEqual(refused);
     expect(await refusal(rpc.call(FILES_RPC.uploadBegin, { filename: 'late.txt', declared_type: 'text/plain' }, caller))).toEqual(refused);
     expect(await refusal(rpc.call(INSIDER_CONFIG_RPC.setVoice, { min_chars: 120 }, caller))).toEqual(refused);
+    // Insider mode and flags write the same row of the insider-config service: refused too.
+    expect(await refusal(rpc.call(INSIDER_CONFIG_RPC.setStatus, { is_insider_enabled: true }, caller))).toEqual(refused);
+    expect((await refusal(rpc.call(INSIDER_CONFIG_RPC.setFlags, { enable_ko_search: true }, caller))).status).toBeGreaterThanOrEqual(400);
 
     const rows = await test.db.query(
       `SELECT (SELECT count(*)::int FROM chat.conversation WHERE user_id = $1) AS conversations,
               (SELECT count(*)::int FROM files.upload_session WHERE user_id = $1) AS uploads,
-              (SELECT count(*)::int FROM insider_config.voice_config WHERE user_id = $1) AS voice`,
+              (SELECT count(*)::int FROM insider_config.voice_config WHERE user_id = $1) AS voice,
+              (SELECT count(*)::int FROM insider_config.insider_status WHERE user_id = $1) AS insider`,
       [caller.user_id],
     );
-    expect(rows.rows[0]).toEqual({ conversations: 0, uploads: 0, voice: 0 });
+    expect(rows.rows[0]).toEqual({ conversations: 0, uploads: 0, voice: 0, insider: 0 });
   });
 });

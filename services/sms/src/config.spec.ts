@@ -52,4 +52,12 @@ describe('sms configuration', () => {
     expect(incompleteTwilioCredentials(parse(twilio))).toBeNull();
     expect(incompleteTwilioCredentials(parse({}))).toBeNull();
   });
+
+  it("keeps the group pool apart from the assistant's own number, each number once", () => {
+    expect(parse({}).SMS_DEV_GROUP_NUMBERS).toEqual(['+15550100001', '+15550100002', '+15550100003']);
+    expect(() => parse({ ...twilio, SMS_GROUP_NUMBERS: '+15005550007,+15005550006' })).toThrow(/SMS_GROUP_NUMBERS.*own number/);
+    expect(() => parse({ SMS_GROUP_NUMBERS: '+15005550007,+15005550007' })).toThrow(/SMS_GROUP_NUMBERS.*twice/);
+    expect(() => parse({ SMS_DEV_GROUP_NUMBERS: '+15550100000' })).toThrow(/SMS_DEV_GROUP_NUMBERS/);
+    expect(parse({ BLOCKED_COUNTRIES: 'cn, ru' }).BLOCKED_COUNTRIES).toEqual(['CN', 'RU']);
+  });
 });
