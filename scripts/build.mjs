@@ -140,7 +140,11 @@ function writeBuildInfo() {
 }
 
 function webChanged(web) {
-  const sources = Math.max(...['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => newestMtime(join(web, p))));
+  // The lockfile too: a dependency added or updated (a merge, an upgrade) changes what the bundle holds.
+  const sources = Math.max(
+    ...['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => newestMtime(join(web, p))),
+    newestMtime(join(root, 'package-lock.json')),
+  );
   return newestMtime(join(web, 'dist/index.html')) < sources || !!process.env.FORCE_WEB_BUILD;
 }
 
