@@ -15,7 +15,9 @@ export const mainOf = (name) => join(root, `services/${name}/dist/main.js`);
 /** Runs `<service> migrate` for each service in turn; answers the exit code of the first that fails, or 0. */
 export async function migrateAll() {
   for (const name of SERVICES) {
-    const code = await new Promise((resolve) => spawn(process.execPath, [mainOf(name), 'migrate'], { stdio: 'inherit' }).on('exit', resolve));
+    const code = await new Promise((resolve) =>
+      spawn(process.execPath, [mainOf(name), 'migrate'], { stdio: 'inherit' }).on('exit', resolve),
+    );
     if (code !== 0) {
       console.error(`The migrations of the ${name} service failed (code ${code}).`);
       return code ?? 1;
