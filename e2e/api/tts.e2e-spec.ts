@@ -136,6 +136,7 @@ describe.each(TRANSPORTS)('voice over the %s transport', (transport: TransportKi
         engine: 'openai-compatible',
         max_seconds: 120,
         max_bytes: 512 * 1024,
+        setup_command: null,
       });
       const spoken = (await speak(api, { text: 'Turn on the lights.', format: 'wav' }).expect(200)).body as Buffer;
       const recording = Buffer.concat([spoken, spoken, spoken]); // several bus chunks
