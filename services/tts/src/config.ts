@@ -22,7 +22,7 @@ export const ttsEnvSchema = z
     TTS_API_KEY: z.string().optional(),
     /** The offline engine's synthesiser: flite (CMU Flite, BSD-style licence, in the product) or espeak-ng (GPL-3.0-or-later: installed by the operator on purpose, see the README). */
     TTS_OFFLINE_VOICE: z.enum(['flite', 'espeak-ng']).default('flite'),
-    /** Worker threads the offline engine speaks in at once (default: the cores, at most 4); each user gets a fair share of them. */
+    /** Worker threads the offline engine speaks in at once (default: the cores but one, at least 1, at most 4); each user gets a fair share of them. */
     TTS_OFFLINE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
     /** The model when the request and the user's voice settings name none (openai-compatible: the server's model name). */
     TTS_DEFAULT_MODEL: z.string().min(1).default('gpt-4o-mini-tts'),

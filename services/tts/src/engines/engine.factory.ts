@@ -19,7 +19,12 @@ export const speechEngineProvider: FactoryProvider<SpeechEngine> = {
   useFactory: (config: TtsConfig) => speechEngineFor(config),
 };
 
-/** TTS_OFFLINE_WORKERS, else one per core, at most 4 (espeak-ng has one worker whatever is set). */
-export function offlineWorkersOf(config: Pick<TtsConfig, 'TTS_OFFLINE_WORKERS'>): number {
-  return config.TTS_OFFLINE_WORKERS ?? Math.min(4, Math.max(1, availableParallelism()));
+/**
+ * TTS_OFFLINE_WORKERS, else one per core but one (at least one, at most 4): the core left over
+ * keeps the service (and, embedded, the gateway beside it) answering while every worker speaks;
+ * with both cores of a 2-core machine speaking, a newcomer's first byte took twice as long under
+ * load (scripts/bench-voice-fairness.mjs). espeak-ng has one worker whatever is set.
+ */
+export function offlineWorkersOf(config: Pick<TtsConfig, 'TTS_OFFLINE_WORKERS'>, cores = availableParallelism()): number {
+  return config.TTS_OFFLINE_WORKERS ?? Math.min(4, Math.max(1, cores - 1));
 }

@@ -1,5 +1,6 @@
 import { TTS_VOICES } from '@app/contracts/insider-config';
 import { FakeOpenAI, parseWav, rms, samplesOf } from '@app/testing';
+import { offlineWorkersOf } from './engine.factory';
 import { OfflineSpeechEngine } from './offline.engine';
 import { EspeakVoice, espeakInstalled, espeakRateOf, FliteVoice, fliteStretchOf } from './offline-voices';
 import { OpenAiSpeechEngine } from './openai.engine';
@@ -82,6 +83,16 @@ describe('OfflineSpeechEngine with Flite (the default offline voice)', () => {
     expect(engine.model).toBe('espeak-ng');
     expect(espeakRateOf(0.25)).toBe(80);
     expect(espeakRateOf(4)).toBe(450);
+  });
+});
+
+describe('offlineWorkersOf', () => {
+  it('leaves a core to the service: the cores but one, at least one, at most four, unless TTS_OFFLINE_WORKERS says', () => {
+    expect(offlineWorkersOf({}, 1)).toBe(1);
+    expect(offlineWorkersOf({}, 2)).toBe(1);
+    expect(offlineWorkersOf({}, 4)).toBe(3);
+    expect(offlineWorkersOf({}, 32)).toBe(4);
+    expect(offlineWorkersOf({ TTS_OFFLINE_WORKERS: 6 }, 2)).toBe(6);
   });
 });
 

@@ -12,6 +12,12 @@ import { PREVIEW_TEXT, SpeechEngineError, type SpeechAudio, type SpeechEngine, t
 const WARM_UP_TEXT = 'Hello! This is how I sound when I read your answers aloud; questions, lists and numbers such as 1,234.5 included.';
 const WARM_UP_ROUNDS = 4;
 const WARM_ENOUGH_MS = 250;
+/**
+ * Characters of a stretch after the first sentence: about 9 s of speech, spoken in about 0.2 s by
+ * Flite here. A newcomer waits for at most one stretch per worker, so this bounds their wait; the
+ * fairness bench (scripts/bench-voice-fairness.mjs) met its goal at 140 and missed it at 280.
+ */
+export const STRETCH_CHARS = 140;
 /** Whose share a job without a user (a warm-up, a script) takes. */
 const NOBODY = '';
 
@@ -34,7 +40,7 @@ export class OfflineSpeechEngine implements SpeechEngine {
 
   constructor(
     private readonly voice: OfflineVoice,
-    private readonly options: OfflineEngineOptions = { segmentChars: 280 },
+    private readonly options: OfflineEngineOptions = { segmentChars: STRETCH_CHARS },
   ) {
     this.queue = new FairQueue(voice.concurrency);
   }
