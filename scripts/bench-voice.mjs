@@ -6,7 +6,8 @@
 //    (gateway, bus, tts service, engine: the service side of "first sentence to first sample"),
 //    for the offline engine and for the OpenAI engine played by FakeOpenAI (through the real SDK),
 //    each text new (no cache), then the same texts again (served from the cache).
-// Prints milliseconds.  BENCH_VOICE_SENTENCES (default 60), BENCH_TRANSPORTS (in-process,nats)
+// Prints milliseconds.  BENCH_VOICE_SENTENCES (default 60), BENCH_TRANSPORTS (in-process,nats),
+// BENCH_VOICE_SAMPLES=<dir>: first write each saved voice as a WAV there (Flite's, and espeak-ng's when installed).
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -104,6 +105,26 @@ async function timeToFirstByte(label, transport, env) {
 if (!(await reachable(testing.machine.databaseUrl.replace(/^postgres/, 'http')))) {
   console.error(`PostgreSQL does not answer at ${testing.machine.databaseUrl} (set TEST_DATABASE_URL).`);
   process.exit(1);
+}
+/** Each saved voice speaking one sentence, as a WAV in BENCH_VOICE_SAMPLES (for a person to listen to). */
+async function writeSamples(dir, name, voice) {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  mkdirSync(dir, { recursive: true });
+  const engine = new OfflineSpeechEngine(voice);
+  const text = `${BASE[0]} ${BASE[2]}`;
+  for (const id of Object.keys(engine.voices())) {
+    const audio = await engine.synthesize({ text, voice: id, speed: 1, model: engine.model, format: 'wav' });
+    const parts = [];
+    for await (const part of audio.body) parts.push(part);
+    writeFileSync(join(dir, `${name}-${id}.wav`), Buffer.concat(parts));
+  }
+  await engine.close();
+  console.log(`Voice samples (${name}) written to ${dir}`);
+}
+
+if (process.env.BENCH_VOICE_SAMPLES) {
+  await writeSamples(process.env.BENCH_VOICE_SAMPLES, 'flite', new voices.FliteVoice(1));
+  if (voices.espeakInstalled()) await writeSamples(process.env.BENCH_VOICE_SAMPLES, 'espeak-ng', new voices.EspeakVoice());
 }
 await realTimeFactor('flite, the default', new voices.FliteVoice(1));
 if (voices.espeakInstalled()) await realTimeFactor('espeak-ng, installed on purpose', new voices.EspeakVoice());
