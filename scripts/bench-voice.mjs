@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `node scripts/bench-voice.mjs`: what the voice costs on this machine.
-//  - the offline engine's real-time factor: synthesis time / audio duration (espeak-ng in its worker,
-//    resampled to 24 kHz), p50 / p95 over sentences of typical length;
+//  - the offline engine's real-time factor: synthesis time / audio duration (CMU Flite, the default,
+//    in its workers; espeak-ng beside it when installed on purpose), p50 / p95 over sentences of typical length;
 //  - the time from request to the first audio byte, measured at the HTTP client on this machine
 //    (gateway, bus, tts service, engine: the service side of "first sentence to first sample"),
 //    for the offline engine and for the OpenAI engine played by FakeOpenAI (through the real SDK),
 //    each text new (no cache), then the same texts again (served from the cache).
-// Prints milliseconds.  BENCH_VOICE_SENTENCES (default 60), BENCH_TRANSPORTS (in-process,nats)
+// Prints milliseconds.  BENCH_VOICE_SENTENCES (default 60), BENCH_TRANSPORTS (in-process,nats),
+// BENCH_VOICE_SAMPLES=<dir>: first write each saved voice as a WAV there (Flite's, and espeak-ng's when installed).
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ const require = createRequire(join(root, 'package.json'));
 const { bootEmbedded } = require('./deploy/embedded/dist/index.js');
 const testing = require('./libs/testing/dist/index.js');
 const { OfflineSpeechEngine } = require('./services/tts/dist/engines/offline.engine.js');
+const voices = require('./services/tts/dist/engines/offline-voices.js');
 
 /** Sentences of a typical reply: 60 to 160 characters, as read-aloud chunks are (min_chars 100). */
 const BASE = [
@@ -36,14 +38,14 @@ const sentence = (i) => `${BASE[i % BASE.length]} (${i + 1})`;
 const fmt = (x) => (Number.isNaN(x) ? '-' : x < 10 ? x.toFixed(2) : x.toFixed(0));
 const rows = [];
 
-async function realTimeFactor() {
-  const engine = new OfflineSpeechEngine();
+async function realTimeFactor(name, voice) {
+  const engine = new OfflineSpeechEngine(voice);
   await engine.warmUp();
   const factors = [];
   const times = [];
   for (let i = 0; i < SENTENCES; i++) {
     const started = performance.now();
-    const audio = await engine.synthesize({ text: sentence(i), voice: 'alloy', speed: 1, model: 'espeak-ng', format: 'pcm' });
+    const audio = await engine.synthesize({ text: sentence(i), voice: 'alloy', speed: 1, model: engine.model, format: 'pcm' });
     let bytes = 0;
     for await (const part of audio.body) bytes += part.length;
     const ms = performance.now() - started;
@@ -51,8 +53,12 @@ async function realTimeFactor() {
     factors.push(ms / 1000 / (bytes / 2 / 24_000));
   }
   await engine.close();
-  rows.push({ what: 'offline engine, synthesis time per sentence (ms)', p50: percentile(times, 50), p95: percentile(times, 95) });
-  rows.push({ what: 'offline engine, real-time factor (synthesis / audio)', p50: percentile(factors, 50), p95: percentile(factors, 95) });
+  rows.push({ what: `offline engine (${name}), synthesis time per sentence (ms)`, p50: percentile(times, 50), p95: percentile(times, 95) });
+  rows.push({
+    what: `offline engine (${name}), real-time factor (synthesis / audio)`,
+    p50: percentile(factors, 50),
+    p95: percentile(factors, 95),
+  });
 }
 
 /** Milliseconds from sending the request to the first byte of audio. */
@@ -100,7 +106,28 @@ if (!(await reachable(testing.machine.databaseUrl.replace(/^postgres/, 'http')))
   console.error(`PostgreSQL does not answer at ${testing.machine.databaseUrl} (set TEST_DATABASE_URL).`);
   process.exit(1);
 }
-await realTimeFactor();
+/** Each saved voice speaking one sentence, as a WAV in BENCH_VOICE_SAMPLES (for a person to listen to). */
+async function writeSamples(dir, name, voice) {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  mkdirSync(dir, { recursive: true });
+  const engine = new OfflineSpeechEngine(voice);
+  const text = `${BASE[0]} ${BASE[2]}`;
+  for (const id of Object.keys(engine.voices())) {
+    const audio = await engine.synthesize({ text, voice: id, speed: 1, model: engine.model, format: 'wav' });
+    const parts = [];
+    for await (const part of audio.body) parts.push(part);
+    writeFileSync(join(dir, `${name}-${id}.wav`), Buffer.concat(parts));
+  }
+  await engine.close();
+  console.log(`Voice samples (${name}) written to ${dir}`);
+}
+
+if (process.env.BENCH_VOICE_SAMPLES) {
+  await writeSamples(process.env.BENCH_VOICE_SAMPLES, 'flite', new voices.FliteVoice(1));
+  if (voices.espeakInstalled()) await writeSamples(process.env.BENCH_VOICE_SAMPLES, 'espeak-ng', new voices.EspeakVoice());
+}
+await realTimeFactor('flite, the default', new voices.FliteVoice(1));
+if (voices.espeakInstalled()) await realTimeFactor('espeak-ng, installed on purpose', new voices.EspeakVoice());
 const fake = new testing.FakeOpenAI({ apiKey: 'sk-bench' });
 await fake.start();
 // About what a sentence of speech weighs at 24 kHz, sent in a few pieces as a real server would.

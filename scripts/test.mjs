@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite. It builds, type-checks the tests, lints (module boundaries
-// included), then runs the unit, integration and API suites against the real PostgreSQL, NATS
+// `npm test`: the whole suite. It checks the production dependencies' licences (an allow-list,
+// scripts/licences.mjs), builds, type-checks the tests, lints (module boundaries included), then runs the unit, integration and API suites against the real PostgreSQL, NATS
 // (JetStream) and Redis named by TEST_DATABASE_URL, TEST_NATS_URL and TEST_REDIS_URL (local
 // defaults). Extra arguments go to Jest (e.g. `npm test -- e2e/api`).
 import { build } from './build.mjs';
@@ -23,6 +23,8 @@ if (missing.length) {
 }
 
 const started = Date.now();
+console.log('Checking the licences of the production dependencies...');
+run(process.execPath, ['scripts/licences.mjs']);
 build({ quiet: true });
 console.log('Type-checking the tests...');
 runBin('typescript', 'bin/tsc', ['-p', 'tsconfig.spec.json']);

@@ -5,6 +5,11 @@ import { startTestStack, type TestStack } from '../support/test-stack';
 
 const KEY = 'sk-voice-test-secret-0123456789';
 const SENTENCE = 'Lisbon is lovely in April, and the trams are a fine way to see the old town.';
+/** More than 4,096 characters of plain sentences (a long reply read aloud). */
+const LONG_TEXT = Array.from(
+  { length: 60 },
+  (_, i) => `Paragraph ${i + 1} of the answer walks through one more step of the plan, with a detail or two worth hearing.`,
+).join(' ');
 
 async function guest(stack: TestStack): Promise<ApiClient> {
   const api = new ApiClient(stack.stack.url);
@@ -23,7 +28,7 @@ async function conversation(api: ApiClient): Promise<{ chatId: string; messageId
 const speak = (api: ApiClient, body: object) => binary(api.post('/api/v1/text-to-speech/file', body));
 
 describe.each(TRANSPORTS)('voice over the %s transport', (transport: TransportKind) => {
-  describe('offline engine (espeak-ng), speech-to-text through the fake', () => {
+  describe('offline engine (Flite), speech-to-text through the fake', () => {
     const fake = new FakeOpenAI({ apiKey: KEY });
     let stack: TestStack;
 
@@ -43,7 +48,7 @@ describe.each(TRANSPORTS)('voice over the %s transport', (transport: TransportKi
       await fake.stop();
     });
 
-    it('lists the saved voices spoken by espeak-ng', async () => {
+    it('lists the saved voices spoken by Flite', async () => {
       const api = await guest(stack);
       const voices = (await api.get('/api/v1/text-to-speech/voices').expect(200)).body;
       expect(Object.keys(voices)).toEqual(expect.arrayContaining(['alloy', 'onyx', 'shimmer', 'verse']));
@@ -74,6 +79,19 @@ describe.each(TRANSPORTS)('voice over the %s transport', (transport: TransportKi
       expect(rms(decoded.samples)).toBeGreaterThan(300);
       await speak(api, { text: 'No mp3 here.', format: 'mp3' }).expect(422);
     });
+
+    it('serves a replay of a long text (4,096 characters) from the cache: the same clip, the same request id, no new synthesis', async () => {
+      const api = await guest(stack);
+      const { chatId } = await conversation(api);
+      const text = LONG_TEXT.slice(0, 4096);
+      const first = await speak(api, { text, chat_id: chatId }).expect(200);
+      const spoken = first.body as Buffer;
+      expect(spoken.length / 2 / 24_000).toBeGreaterThan(120);
+      const again = await speak(api, { text, chat_id: chatId }).expect(200);
+      expect(again.headers['x-tts-request-id']).toBe(first.headers['x-tts-request-id']);
+      expect(again.headers['content-length']).toBe(String(spoken.length));
+      expect((again.body as Buffer).equals(spoken)).toBe(true);
+    }, 120_000);
 
     it("is a 404 for someone else's conversation or message, and for a message of another conversation", async () => {
       const owner = await guest(stack);
@@ -118,6 +136,7 @@ describe.each(TRANSPORTS)('voice over the %s transport', (transport: TransportKi
         engine: 'openai-compatible',
         max_seconds: 120,
         max_bytes: 512 * 1024,
+        setup_command: null,
       });
       const spoken = (await speak(api, { text: 'Turn on the lights.', format: 'wav' }).expect(200)).body as Buffer;
       const recording = Buffer.concat([spoken, spoken, spoken]); // several bus chunks

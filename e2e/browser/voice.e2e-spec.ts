@@ -1,4 +1,5 @@
-import { FakeOpenAI } from '@app/testing';
+import { FakeOpenAI, parseWav, rms } from '@app/testing';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,30 @@ import { axeViolations, type AxeViolation } from './support/axe';
 import { guestToken, screenshot, startProduct, VIEWPORTS, type Product } from './support/product';
 import { instrumentVoice, launchVoiceBrowser, readProbe, untilVoiceWarm, writeWav } from './support/voice';
 import { until } from '../support/until';
+import { freePort } from '../support/processes';
+
+/** A recording as every whisper server reads it without transcoding: a WAV, 16 kHz, mono, 16-bit, with speech in it. */
+function expectWhisperReady(upload: { filename: string | null; contentType: string | null; bytes: Buffer }): void {
+  expect(upload).toMatchObject({ filename: 'speech.wav', contentType: 'audio/wav' });
+  const wav = parseWav(upload.bytes);
+  expect(wav).toMatchObject({ sampleRate: 16_000, channels: 1, bitsPerSample: 16 });
+  expect(wav.samples.length / 16_000).toBeGreaterThan(1);
+  expect(rms(wav.samples)).toBeGreaterThan(100);
+}
+
+/** An HTTP server on `port` that passes every request on to `target` (a whisper server started where the product looks). */
+async function forwardTo(port: number, target: string): Promise<Server> {
+  const server = createServer((request, response) => {
+    const upstream = httpRequest(`${target}${request.url}`, { method: request.method, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}
 
 /**
  * Issue 14 in a browser: auto read-aloud speaks a reply while it still streams and plays every
@@ -156,6 +181,8 @@ describe('voice in a browser', () => {
     // The question heard, transcribed by the fake, sent as the user's message.
     await page.getByRole('article', { name: 'You said' }).getByText(QUESTION).waitFor({ timeout: 30_000 });
     expect(openai.requests('audio.transcriptions').length).toBeGreaterThanOrEqual(1);
+    // What the browser recorded reached the recogniser as it reads it: a 16 kHz mono WAV (no transcoding).
+    expectWhisperReady(openai.requests('audio.transcriptions')[0]!.upload!);
     // The reply is spoken (the bar says so), then the microphone listens again.
     await until('the reply spoken', async () => (await readProbe(page)).starts.length > 0, 60_000);
     await page.getByRole('status').getByText('Speaking… tap to interrupt').waitFor();
@@ -242,14 +269,19 @@ describe('voice in a browser', () => {
     expect(Object.entries(axe).filter(([, v]) => v.length > 0)).toEqual([]);
   }, 180_000);
 
-  describe("with npm start's defaults (offline engine, no keys, no speech-to-text)", () => {
+  describe("with npm start's defaults (offline engine, no keys, no speech-to-text server yet)", () => {
     let bare: Product;
+    let sttPort: number;
+    let whisper: Server | null = null;
     beforeAll(async () => {
-      bare = await startProduct({});
+      // Where the product looks for a local whisper server (the default is 127.0.0.1:8178; a free port here).
+      sttPort = await freePort();
+      bare = await startProduct({ STT_LOCAL_URL: `http://127.0.0.1:${sttPort}/v1` });
       await untilVoiceWarm(bare.url);
     }, 120_000);
     afterAll(async () => {
       await bare?.stop();
+      await new Promise((resolve) => (whisper ? whisper.close(resolve) : resolve(undefined)));
     });
 
     it('a guest who turns on auto read-aloud in the settings hears the reply begin before it has finished streaming', async () => {
@@ -274,16 +306,29 @@ describe('voice in a browser', () => {
       await page.context().close();
     }, 120_000);
 
-    it('explains that voice mode needs a speech-to-text provider when there is none', async () => {
+    it('tells the one command that starts a speech-to-text server; once it answers, voice mode works without a restart', async () => {
       const page = await openPage(bare.url, '/chat');
       const button = page.getByRole('button', { name: 'Voice mode' });
       await until('the button says why', async () => (await button.getAttribute('aria-disabled')) === 'true');
-      // aria-disabled (not disabled): it stays focusable and clickable, and says why.
+      // aria-disabled (not disabled): it stays focusable and clickable, and says why, with the command.
       await button.click({ force: true });
-      await page.getByRole('note').getByText('needs a speech-to-text provider').waitFor();
+      await page.getByRole('note').getByText('needs a speech-to-text server').waitFor();
+      const command = await page.getByRole('note').getByLabel('Command to start speech-to-text').textContent();
+      expect(command).toMatch(/^docker run .*-p 127\.0\.0\.1:8178:8080 ghcr\.io\/ggml-org\/whisper\.cpp:main-[0-9a-f]{40} /);
+      expect(command).toContain('--inference-path /v1/audio/transcriptions');
       axe['voice-mode-unavailable-dark'] = await axeViolations(page, '.chat__composer');
       expect(axe['voice-mode-unavailable-dark']).toEqual([]);
       await screenshot(page, 'voice-mode-unavailable');
+
+      // The operator runs it: a whisper server answers where the product looks (the transcription fake behind it).
+      whisper = await forwardTo(sttPort, openai.url);
+      await until('voice mode turns on by itself', async () => (await button.getAttribute('aria-disabled')) === null, 30_000);
+      const before = openai.requests('audio.transcriptions').length;
+      await button.click();
+      await page.getByRole('article', { name: 'You said' }).getByText(QUESTION).waitFor({ timeout: 30_000 });
+      const upload = openai.requests('audio.transcriptions')[before]!.upload!;
+      expectWhisperReady(upload);
+      await button.click();
       await page.context().close();
     }, 120_000);
   });

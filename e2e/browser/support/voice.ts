@@ -81,7 +81,7 @@ export const readProbe = (page: Page): Promise<VoiceProbe> =>
 
 /**
  * Waits until the product's offline voice is warm: its engine warms up in the background after
- * start (WebAssembly runs as baseline code until V8 has optimised espeak-ng's hot paths, 2-3 s per
+ * start (WebAssembly runs as baseline code until V8 has optimised the synthesiser's hot paths, 2-3 s per
  * sentence cold on 2 cores, about 100 ms warm). A person needs a few seconds to reach the settings;
  * a test does not, so it waits for what a person would find. Each try speaks a new text (the cache
  * would answer a repeated one at once).

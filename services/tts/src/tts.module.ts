@@ -8,7 +8,7 @@ import { TranscriptionService } from './stt/transcription.service';
 import { transcriberProvider } from './stt/transcriber';
 
 /**
- * The tts service: speech from text (offline espeak-ng, OpenAI, or an OpenAI-compatible server),
+ * The tts service: speech from text (offline Flite or espeak-ng, OpenAI, or an OpenAI-compatible server),
  * a bounded cache of what it spoke, and speech-to-text for the voice mode. The platform adds its
  * health handler, its database (schema `tts`), export, purge and merge around this module.
  */

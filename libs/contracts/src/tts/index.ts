@@ -37,7 +37,8 @@ export const SPEECH_LIMITS = {
 export const TTS_REQUEST_ID_HEADER = 'x-tts-request-id';
 
 /** Recorded audio the speech-to-text endpoint takes (a `codecs` parameter is allowed). */
-export const STT_AUDIO_TYPES = ['audio/webm', 'audio/ogg', 'audio/wav', 'audio/mpeg', 'audio/mp4'] as const;
+/** audio/wav first: what the web client records (16 kHz mono PCM, which every whisper server reads without transcoding). */
+export const STT_AUDIO_TYPES = ['audio/wav', 'audio/webm', 'audio/ogg', 'audio/mpeg', 'audio/mp4'] as const;
 export type SttAudioType = (typeof STT_AUDIO_TYPES)[number];
 
 /** The file name the transcription provider is given per type (it decides the decoder by the extension). */
@@ -103,6 +104,8 @@ export const SttInfoSchema = z.object({
   engine: z.enum(STT_ENGINES).nullable(),
   max_seconds: z.number().int().positive(),
   max_bytes: z.number().int().positive(),
+  /** When not available: the one command that starts the speech-to-text server this deployment looks for (voice mode turns on once it answers). */
+  setup_command: z.string().nullable(),
 });
 export type SttInfo = z.infer<typeof SttInfoSchema>;
 

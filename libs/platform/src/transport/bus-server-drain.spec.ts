@@ -6,6 +6,12 @@ import { BusNoRespondersError, type Headers } from './bus';
 import { BusServer } from './bus-server';
 import { BUS_HEADERS, decode, encode } from './codec';
 import { InProcessBus } from './in-process-bus';
+import { RpcClient } from './rpc-client';
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 2000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
+  if (!condition()) throw new Error('condition never held');
+}
 
 const TICKS = defineStream({
   subject: 'probe.ticks.run',
@@ -106,6 +112,31 @@ describe('BusServer: heartbeats and draining', () => {
       { ok: true, data: { n: 1 } },
       { ok: true, data: null },
     ]);
+  });
+
+  it('stops the producer when its caller leaves before the end: the handler is torn down, the request is no longer in flight', async () => {
+    const { server, ticks, tornDown } = await serverWithHandlers(bus);
+    const client = new RpcClient(bus, 5_000);
+    const stream = client.stream(TICKS, {}, systemCaller('leaves'));
+    const first = stream.next();
+    await until(() => server.inFlightCount === 1);
+    ticks.next({ n: 1 });
+    expect(await first).toEqual({ done: false, value: { n: 1 } });
+    // The reader stops here (an HTTP client that went away): the generator is returned.
+    await stream.return(undefined);
+    await until(() => tornDown());
+    expect(server.inFlightCount).toBe(0);
+    // A stream read to its end sends no cancel after it.
+    const whole = client.stream(TICKS, {}, systemCaller('stays'));
+    const read = (async () => {
+      const seen: unknown[] = [];
+      for await (const chunk of whole) seen.push(chunk);
+      return seen;
+    })();
+    await until(() => server.inFlightCount === 1);
+    ticks.next({ n: 2 });
+    ticks.complete();
+    expect(await read).toEqual([{ n: 2 }]);
   });
 
   it('sends no heartbeat to a caller that did not ask (an older version)', async () => {

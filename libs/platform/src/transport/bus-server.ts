@@ -15,7 +15,7 @@ import type { AppLogger } from '../logging/logger';
 import { runWithRequestContext } from '../logging/request-context';
 import { withSpan } from '../telemetry/trace-context';
 import type { Bus, BusSubscription, IncomingEvent, IncomingRequest } from './bus';
-import { BUS_HEADERS, decode, decodeOrUndefined, encode, RequestEnvelopeSchema, type ReplyEnvelope } from './codec';
+import { BUS_HEADERS, STREAM_CANCEL_SUFFIX, decode, decodeOrUndefined, encode, RequestEnvelopeSchema, type ReplyEnvelope } from './codec';
 
 /** The context argument of a handler on our bus: `[subject, headers]`. */
 export class BusContext extends BaseRpcContext<[string, Record<string, string>]> {
@@ -266,6 +266,15 @@ export class BusServer extends Server implements CustomTransportStrategy {
         error: { status: 400, detail: `${contract.subject} is a stream: the caller must give an inbox`, code: 'bad_request' },
       });
     const heartbeats = request.headers[BUS_HEADERS.streamHeartbeat] === '1';
+    // Listening before the call is accepted: a caller that leaves at once is heard.
+    let cancel: () => void = () => undefined;
+    let cancelled = false;
+    const cancellation = await this.bus
+      .subscribe(`${inbox}${STREAM_CANCEL_SUFFIX}`, () => {
+        cancelled = true;
+        cancel();
+      })
+      .catch(() => null);
     work.reply({ ok: true, data: { accepted: true, ...(heartbeats ? { heartbeat_ms: this.heartbeatMs } : {}) } });
     let seq = 0;
     let ended = false;
@@ -309,9 +318,17 @@ export class BusServer extends Server implements CustomTransportStrategy {
           frame({ ok: false, error: shape }, true);
           resolve();
         });
+        // The caller left: nobody reads what would follow, so nothing more is made or sent.
+        cancel = () => {
+          subscription.unsubscribe();
+          ended = true;
+          resolve();
+        };
+        if (cancelled) cancel();
       });
     } finally {
       clearInterval(heartbeat);
+      await cancellation?.close().catch(() => undefined);
     }
   }
 

@@ -57,3 +57,10 @@ export const BUS_HEADERS = {
   streamHeartbeat: 'x-stream-heartbeat',
   eventSubject: 'x-event-subject',
 } as const;
+
+/**
+ * Where the caller of a stream says it has gone (its inbox with this suffix): a caller that stops
+ * reading before the end (the HTTP client left, the gateway gave up) publishes an empty message
+ * there, and the producer stops (a synthesis is cancelled in its engine, not spoken for nobody).
+ */
+export const STREAM_CANCEL_SUFFIX = '.cancel';

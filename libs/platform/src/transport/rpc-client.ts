@@ -4,7 +4,15 @@ import { RpcCallError } from '../errors/domain-error';
 import { platformMetrics, type RpcOutcome } from '../telemetry/metrics';
 import { injectTraceContext, startClientSpan, withSpan, type OpenSpan } from '../telemetry/trace-context';
 import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, type Bus, type Headers } from './bus';
-import { BUS_HEADERS, decodeOrUndefined, encode, ReplyEnvelopeSchema, StreamAcceptedSchema, type RequestEnvelope } from './codec';
+import {
+  BUS_HEADERS,
+  STREAM_CANCEL_SUFFIX,
+  decodeOrUndefined,
+  encode,
+  ReplyEnvelopeSchema,
+  StreamAcceptedSchema,
+  type RequestEnvelope,
+} from './codec';
 import { StreamInbox, type Clock, type StreamFailureCause } from './stream-inbox';
 
 export interface CallOptions {
@@ -88,6 +96,7 @@ export class RpcClient {
       frames.fail(options.signal?.reason instanceof Error ? options.signal.reason : new Error('The stream was abandoned'));
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    let open = false;
     try {
       const inbox = this.bus.createInbox();
       const subscription = await this.subscribe(contract.subject, inbox, frames);
@@ -96,16 +105,20 @@ export class RpcClient {
         const headers = { ...this.headersFor(caller, span), [BUS_HEADERS.streamInbox]: inbox, [BUS_HEADERS.streamHeartbeat]: '1' };
         const accepted = await this.send(contract.subject, { caller, data }, headers, timeoutMs);
         if (!accepted.ok) throw new RpcCallError(accepted.error, contract.subject);
+        open = true;
         const terms = StreamAcceptedSchema.safeParse(accepted.data);
         if (terms.success && terms.data.heartbeat_ms) frames.watch(terms.data.heartbeat_ms, this.heartbeatMisses);
         for (;;) {
           const frame = await frames.take();
           const envelope = this.parseEnvelope(contract.subject, frame);
+          if (frame.end) open = false;
           if (!envelope.ok) throw new RpcCallError(envelope.error, contract.subject);
           if (frame.end) return;
           yield this.parseBody(contract.subject, contract.chunk, envelope.data) as ChunkOf<C>;
         }
       } finally {
+        // Left before the producer's last frame (the reader stopped, a timeout, an abort): it stops too.
+        if (open) this.cancelStream(inbox);
         await subscription.close();
       }
     } catch (error) {
@@ -116,6 +129,15 @@ export class RpcClient {
       frames.close();
       stopWatchingBus();
       options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Tells the producer of a stream that its caller has gone (best effort: a lost bus has ended it anyway). */
+  private cancelStream(inbox: string): void {
+    try {
+      this.bus.publish(`${inbox}${STREAM_CANCEL_SUFFIX}`, new Uint8Array(0));
+    } catch {
+      // The bus is down: the producer's own publishes fail, or its grace period ends the stream.
     }
   }
 

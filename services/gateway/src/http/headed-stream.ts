@@ -15,10 +15,16 @@ export async function headAndBody<H>(frames: AsyncIterable<Frame<H>>, sender: st
   if (first.done || first.value.kind !== 'head') throw new Error(`The ${sender} sent a body without its head`);
   const head = first.value as { kind: 'head' } & H;
   async function* bytes() {
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      if (next.value.kind === 'data') yield Buffer.from(next.value.data, 'base64');
+    let done = false;
+    try {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return void (done = true);
+        if (next.value.kind === 'data') yield Buffer.from(next.value.data, 'base64');
+      }
+    } finally {
+      // The HTTP client left before the end: the service's stream is closed too (it stops making it).
+      if (!done) await iterator.return?.(undefined);
     }
   }
   return { head, body: Readable.from(bytes(), { objectMode: false }) };

@@ -1,6 +1,8 @@
 import { TTS_VOICES } from '@app/contracts/insider-config';
 import { FakeOpenAI, parseWav, rms, samplesOf } from '@app/testing';
-import { espeakRateOf, OfflineSpeechEngine } from './offline.engine';
+import { offlineWorkersOf } from './engine.factory';
+import { OfflineSpeechEngine } from './offline.engine';
+import { EspeakVoice, espeakInstalled, espeakRateOf, FliteVoice, fliteStretchOf } from './offline-voices';
 import { OpenAiSpeechEngine } from './openai.engine';
 import { SpeechEngineError, type SpeechAudio } from './speech-engine';
 
@@ -11,12 +13,14 @@ const bytesOf = async (audio: SpeechAudio) => {
 };
 const SENTENCE = 'The quick brown fox jumps over the lazy dog, and then it runs away into the forest.';
 
-describe('OfflineSpeechEngine (espeak-ng in a worker)', () => {
-  const engine = new OfflineSpeechEngine();
+const ENGINE_JOB = { model: 'flite', userId: 'u1' } as const;
+
+describe('OfflineSpeechEngine with Flite (the default offline voice)', () => {
+  const engine = new OfflineSpeechEngine(new FliteVoice(2));
   afterAll(() => engine.close());
 
   it('really speaks: PCM at 24 kHz, not silent, about as long as the sentence takes to say', async () => {
-    const audio = await engine.synthesize({ text: SENTENCE, voice: 'alloy', speed: 1, model: 'espeak-ng', format: 'pcm' });
+    const audio = await engine.synthesize({ ...ENGINE_JOB, text: SENTENCE, voice: 'alloy', speed: 1, format: 'pcm' });
     expect(audio.contentType).toBe('audio/pcm;rate=24000;channels=1');
     expect(audio.requestId).toMatch(/^offline-[0-9a-f-]{36}$/);
     const pcm = await bytesOf(audio);
@@ -25,31 +29,70 @@ describe('OfflineSpeechEngine (espeak-ng in a worker)', () => {
     expect(seconds).toBeGreaterThan(3);
     expect(seconds).toBeLessThan(9);
     expect(rms(samplesOf(pcm))).toBeGreaterThan(500);
+    expect(engine.model).toBe('flite');
+  });
+
+  it('speaks a long text sentence by sentence, streamed: every stretch heard, in order', async () => {
+    const text = Array.from({ length: 12 }, (_, i) => `This is sentence number ${i + 1}, spoken in its turn.`).join(' ');
+    const audio = await engine.synthesize({ ...ENGINE_JOB, text, voice: 'ash', speed: 1, format: 'pcm' });
+    expect(audio.size).toBeNull();
+    const parts: Buffer[] = [];
+    for await (const part of audio.body) parts.push(part);
+    expect(parts.length).toBeGreaterThan(2);
+    for (const part of parts) expect(rms(samplesOf(part))).toBeGreaterThan(300);
+    expect(Buffer.concat(parts).length / 2 / 24_000).toBeGreaterThan(20);
   });
 
   it('makes a WAV on request, and honours the speed', async () => {
-    const wav = parseWav(
-      await bytesOf(await engine.synthesize({ text: SENTENCE, voice: 'onyx', speed: 1, model: 'espeak-ng', format: 'wav' })),
-    );
+    const wav = parseWav(await bytesOf(await engine.synthesize({ ...ENGINE_JOB, text: SENTENCE, voice: 'onyx', speed: 1, format: 'wav' })));
     expect(wav).toMatchObject({ sampleRate: 24_000, channels: 1, bitsPerSample: 16 });
-    const fast = await bytesOf(await engine.synthesize({ text: SENTENCE, voice: 'onyx', speed: 2, model: 'espeak-ng', format: 'pcm' }));
+    const fast = await bytesOf(await engine.synthesize({ ...ENGINE_JOB, text: SENTENCE, voice: 'onyx', speed: 2, format: 'pcm' }));
     expect(fast.length / 2).toBeLessThan(wav.samples.length * 0.65);
-    expect(espeakRateOf(0.25)).toBe(80);
-    expect(espeakRateOf(4)).toBe(450);
+    expect(fliteStretchOf('alloy', 0.5)).toBe(2);
+    expect(fliteStretchOf('cedar', 2)).toBe(0.56);
   });
 
   it('speaks every saved voice, each differently; refuses mp3 with a 422', async () => {
-    const lengths = new Set<number>();
+    const clips = new Set<string>();
     for (const voice of TTS_VOICES) {
-      const pcm = await bytesOf(await engine.synthesize({ text: 'Hello there.', voice, speed: 1, model: 'espeak-ng', format: 'pcm' }));
+      const pcm = await bytesOf(
+        await engine.synthesize({ ...ENGINE_JOB, text: 'Hello there, how are you?', voice, speed: 1, format: 'pcm' }),
+      );
       expect(rms(samplesOf(pcm))).toBeGreaterThan(300);
-      lengths.add(pcm.length);
+      clips.add(`${pcm.length}:${rms(samplesOf(pcm)).toFixed(0)}`);
     }
-    expect(lengths.size).toBeGreaterThan(5);
+    expect(clips.size).toBe(TTS_VOICES.length);
     expect(Object.keys(engine.voices())).toEqual([...TTS_VOICES]);
-    await expect(engine.synthesize({ text: 'Hi', voice: 'alloy', speed: 1, model: 'espeak-ng', format: 'mp3' })).rejects.toMatchObject({
+    await expect(engine.synthesize({ ...ENGINE_JOB, text: 'Hi', voice: 'alloy', speed: 1, format: 'mp3' })).rejects.toMatchObject({
       status: 422,
     });
+  });
+});
+
+/** espeak-ng is GPL: not a dependency of the product; a development checkout has it (devDependencies) to keep the option tested. */
+(espeakInstalled() ? describe : describe.skip)('OfflineSpeechEngine with espeak-ng (installed on purpose)', () => {
+  const engine = new OfflineSpeechEngine(new EspeakVoice());
+  afterAll(() => engine.close());
+
+  it('speaks at 24 kHz under its own model name, and maps the speed to words per minute', async () => {
+    const pcm = await bytesOf(
+      await engine.synthesize({ ...ENGINE_JOB, model: 'espeak-ng', text: SENTENCE, voice: 'alloy', speed: 1, format: 'pcm' }),
+    );
+    expect(pcm.length / 2 / 24_000).toBeGreaterThan(3);
+    expect(rms(samplesOf(pcm))).toBeGreaterThan(500);
+    expect(engine.model).toBe('espeak-ng');
+    expect(espeakRateOf(0.25)).toBe(80);
+    expect(espeakRateOf(4)).toBe(450);
+  });
+});
+
+describe('offlineWorkersOf', () => {
+  it('leaves a core to the service: the cores but one, at least one, at most four, unless TTS_OFFLINE_WORKERS says', () => {
+    expect(offlineWorkersOf({}, 1)).toBe(1);
+    expect(offlineWorkersOf({}, 2)).toBe(1);
+    expect(offlineWorkersOf({}, 4)).toBe(3);
+    expect(offlineWorkersOf({}, 32)).toBe(4);
+    expect(offlineWorkersOf({ TTS_OFFLINE_WORKERS: 6 }, 2)).toBe(6);
   });
 });
 

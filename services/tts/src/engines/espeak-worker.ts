@@ -1,5 +1,8 @@
-import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
+import { ScriptWorker } from './script-worker';
+
+/** The optional package (not in package.json: see the README's licence section). */
+export const ESPEAK_PACKAGE = '@echogarden/espeak-ng-emscripten';
 
 /** One synthesis in the worker: samples at the engine's rate (22,050 Hz for espeak-ng). */
 export interface EspeakResult {
@@ -47,7 +50,7 @@ parentPort.on('message', (job) => {
       const out = new Int16Array(length);
       let at = 0;
       for (const part of parts) { out.set(part, at); at += part.length; }
-      parentPort.postMessage({ id: job.id, samples: out, sampleRate: engine.get_samplerate() }, [out.buffer]);
+      parentPort.postMessage({ id: job.id, result: { samples: out, sampleRate: engine.get_samplerate() } }, [out.buffer]);
     } catch (error) {
       parentPort.postMessage({ id: job.id, error: String((error && error.message) || error) });
     }
@@ -55,60 +58,16 @@ parentPort.on('message', (job) => {
 });
 `;
 
-type Pending = { resolve(result: EspeakResult): void; reject(error: Error): void };
-type Reply = { id: number; samples?: Int16Array; sampleRate?: number; error?: string };
-
-/** espeak-ng (the `@echogarden/espeak-ng-emscripten` build) in a worker thread, started on first use and restarted if it dies. */
-export class EspeakWorker {
-  private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private closed = false;
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const moduleUrl = pathToFileURL(require.resolve('@echogarden/espeak-ng-emscripten')).href;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { moduleUrl } });
-    worker.on('message', (reply: Reply) => {
-      const job = this.pending.get(reply.id);
-      if (!job) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
-      if (reply.error !== undefined || !reply.samples || !reply.sampleRate)
-        job.reject(new Error(reply.error ?? 'espeak-ng answered nothing'));
-      else job.resolve({ samples: reply.samples, sampleRate: reply.sampleRate });
-    });
-    const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = null;
-      for (const job of this.pending.values()) job.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`The espeak-ng worker stopped (exit code ${code})`)));
-    // After the listeners: adding a 'message' listener refs the worker's port again, and a ref'd
-    // port keeps the process alive after everything else has closed. It is ref'd only while a job
-    // is pending (a script waiting for speech must not exit under it: `synthesize`).
-    worker.unref();
-    this.worker = worker;
-    return worker;
+/**
+ * espeak-ng (the `@echogarden/espeak-ng-emscripten` build, GPL-3.0-or-later: not a dependency of the
+ * product, an operator installs it on purpose for TTS_OFFLINE_VOICE=espeak-ng) in a worker thread.
+ */
+export class EspeakWorker extends ScriptWorker<EspeakJob, EspeakResult> {
+  constructor() {
+    super('espeak-ng', WORKER_SOURCE, () => ({ moduleUrl: pathToFileURL(require.resolve(ESPEAK_PACKAGE)).href }));
   }
 
-  /** Refused once closed: a warm-up still looping at shutdown must not start a worker nobody stops. */
   synthesize(job: EspeakJob): Promise<EspeakResult> {
-    if (this.closed) return Promise.reject(new Error('The espeak-ng worker is closed'));
-    const worker = this.start();
-    const id = this.nextId++;
-    return new Promise<EspeakResult>((resolve, reject) => {
-      if (this.pending.size === 0) worker.ref();
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, ...job });
-    });
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    const worker = this.worker;
-    this.worker = null;
-    if (worker) await worker.terminate();
+    return this.run(job);
   }
 }

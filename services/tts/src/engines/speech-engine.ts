@@ -9,6 +9,9 @@ export interface SpeechJob {
   /** 0.25..4, 1 is normal. */
   speed: number;
   format: SpeechFormat;
+  /** Whose fair share of the engine the job takes (the offline engine); none for a warm-up or a script. */
+  userId?: string;
+  /** Aborted when the caller went away: the engine stops at once, or at its next stretch. */
   signal?: AbortSignal;
 }
 
@@ -23,6 +26,8 @@ export interface SpeechAudio {
 
 export interface SpeechEngine {
   readonly name: TtsEngineName;
+  /** The one model the engine speaks with, when it has one (the offline voice): recorded in the cache key. */
+  readonly model?: string;
   /** The TTS_VOICES ids as this engine speaks them. */
   voices(): Voices;
   /** Throws SpeechEngineError when the engine fails, a DomainError (422) for a format it cannot make. */

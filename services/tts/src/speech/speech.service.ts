@@ -16,8 +16,6 @@ import { VoiceRateLimiter } from './rate-limiter';
 export const TEXT_TOO_LONG = `text: at most ${SPEECH_LIMITS.textMaxChars} characters can be read at once`;
 export const PREVIEW_TOO_LONG = `text: a voice preview (no chat_id) is at most ${SPEECH_LIMITS.previewMaxChars} characters`;
 export const NOTHING_TO_READ = 'text: there is nothing to read once the formatting is taken out';
-/** The model recorded for the offline engine (it has one voice model). */
-export const OFFLINE_MODEL = 'espeak-ng';
 
 /** The calls the speech logic makes to other services (a typed fake in unit tests). */
 export type VoiceRpc = Pick<RpcClient, 'call'>;
@@ -68,7 +66,7 @@ export class SpeechService implements OnModuleInit, OnApplicationShutdown {
     }
     let audio;
     try {
-      audio = await this.engine.synthesize({ ...job, signal });
+      audio = await this.engine.synthesize({ ...job, userId, signal });
     } catch (error) {
       throw this.engineFailure(error);
     }
@@ -134,9 +132,10 @@ export class SpeechService implements OnModuleInit, OnApplicationShutdown {
     const voice = request.voice ?? settings?.voice ?? DEFAULT_AI_VOICE_CONFIG.voice;
     const speed = request.speed ?? settings?.speed ?? DEFAULT_AI_VOICE_CONFIG.speed;
     const model =
-      this.engine.name === 'offline'
-        ? OFFLINE_MODEL
-        : (request.openai_model ?? (this.engine.name === 'openai' ? settings?.openai_model : undefined) ?? this.config.TTS_DEFAULT_MODEL);
+      this.engine.model ??
+      request.openai_model ??
+      (this.engine.name === 'openai' ? settings?.openai_model : undefined) ??
+      this.config.TTS_DEFAULT_MODEL;
     return { text, voice, speed, model, format: request.format };
   }
 

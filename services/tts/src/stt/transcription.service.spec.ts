@@ -53,6 +53,10 @@ class FakeTranscriber implements Transcriber {
   calls: { audio: Buffer; type: SttAudioType }[] = [];
   answer = '  What is the capital of France?  ';
   failWith: Error | null = null;
+  answers = true;
+  async available() {
+    return this.answers;
+  }
   async transcribe(audio: Buffer, type: SttAudioType) {
     this.calls.push({ audio, type });
     if (this.failWith) throw this.failWith;
@@ -61,7 +65,12 @@ class FakeTranscriber implements Transcriber {
 }
 
 describe('TranscriptionService', () => {
-  const config = { STT_MAX_BYTES: 64, STT_MAX_SECONDS: 30, TTS_REQUESTS_PER_MINUTE: 3 } as TtsConfig;
+  const config = {
+    STT_MAX_BYTES: 64,
+    STT_MAX_SECONDS: 30,
+    TTS_REQUESTS_PER_MINUTE: 3,
+    STT_SETUP_COMMAND: 'run the whisper server',
+  } as TtsConfig;
   let kv: FakeKv;
   let transcriber: FakeTranscriber;
   let limiter: VoiceRateLimiter;
@@ -76,9 +85,24 @@ describe('TranscriptionService', () => {
     service = make(transcriber);
   });
 
-  it('says what it can take, and that nothing is available without a transcriber', () => {
-    expect(service.info()).toEqual({ available: true, engine: 'openai-compatible', max_seconds: 30, max_bytes: 64 });
-    expect(make(null).info()).toEqual({ available: false, engine: null, max_seconds: 30, max_bytes: 64 });
+  it('says what it can take, and that nothing is available without a transcriber', async () => {
+    expect(await service.info()).toEqual({
+      available: true,
+      engine: 'openai-compatible',
+      max_seconds: 30,
+      max_bytes: 64,
+      setup_command: null,
+    });
+    expect(await make(null).info()).toEqual({ available: false, engine: null, max_seconds: 30, max_bytes: 64, setup_command: null });
+  });
+
+  it('while the local server it looks for does not answer: unavailable, with the one command that starts it; 503 on use', async () => {
+    transcriber.answers = false;
+    expect(await service.info()).toMatchObject({ available: false, engine: null, setup_command: 'run the whisper server' });
+    await expect(service.begin(caller(), 'audio/wav')).rejects.toMatchObject({ status: 503, message: STT_NOT_CONFIGURED });
+    transcriber.answers = true;
+    expect(await service.info()).toMatchObject({ available: true, setup_command: null });
+    await expect(service.begin(caller(), 'audio/wav')).resolves.toMatchObject({ upload_id: expect.any(String) });
   });
 
   it('reads the type of a Content-Type with its parameters, and refuses any other', () => {

@@ -39,22 +39,24 @@ export class TranscriptionService {
     @Inject(TRANSCRIBER) private readonly transcriber: Transcriber | null,
     @Inject(KEY_VALUE_STORE) private readonly kv: KeyValueStore,
     private readonly limiter: VoiceRateLimiter,
-    @Inject(SERVICE_CONFIG) private readonly config: Pick<TtsConfig, 'STT_MAX_BYTES' | 'STT_MAX_SECONDS'>,
+    @Inject(SERVICE_CONFIG) private readonly config: Pick<TtsConfig, 'STT_MAX_BYTES' | 'STT_MAX_SECONDS' | 'STT_SETUP_COMMAND'>,
     private readonly logger: AppLogger,
   ) {}
 
-  info(): SttInfo {
+  async info(): Promise<SttInfo> {
+    const available = await this.available();
     return {
-      available: this.transcriber !== null,
-      engine: this.transcriber?.name ?? null,
+      available,
+      engine: available ? this.transcriber!.name : null,
       max_seconds: this.config.STT_MAX_SECONDS,
       max_bytes: this.config.STT_MAX_BYTES,
+      setup_command: available || !this.transcriber ? null : this.config.STT_SETUP_COMMAND,
     };
   }
 
   async begin(caller: Caller, contentType: string) {
     const userId = userIdOf(caller);
-    if (!this.transcriber) throw new DomainError('unavailable', STT_NOT_CONFIGURED, 503);
+    if (!(await this.available())) throw new DomainError('unavailable', STT_NOT_CONFIGURED, 503);
     const type = sttTypeOf(contentType);
     if (!type) throw new DomainError('unsupported_media_type', UNSUPPORTED_AUDIO);
     await this.limiter.take('stt', userId);
@@ -91,7 +93,7 @@ export class TranscriptionService {
     await this.drop(uploadId, recording);
     const audio = Buffer.concat(parts);
     if (audio.length === 0) throw new DomainError('validation_failed', RECORDING_EMPTY);
-    if (!this.transcriber) throw new DomainError('unavailable', STT_NOT_CONFIGURED, 503);
+    if (!this.transcriber || !(await this.available())) throw new DomainError('unavailable', STT_NOT_CONFIGURED, 503);
     try {
       return { text: (await this.transcriber.transcribe(audio, recording.type)).trim() };
     } catch (error) {
@@ -107,6 +109,10 @@ export class TranscriptionService {
     if (!recording || recording.userId !== userIdOf(caller)) return { aborted: false };
     await this.drop(uploadId, recording);
     return { aborted: true };
+  }
+
+  private async available(): Promise<boolean> {
+    return this.transcriber !== null && (await this.transcriber.available());
   }
 
   private recordingKey(id: string) {

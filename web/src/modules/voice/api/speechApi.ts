@@ -45,9 +45,9 @@ export async function fetchSpeech(request: SpeechRequest, signal?: AbortSignal):
   };
 }
 
-/** POST /speech-to-text with the recorded audio as the body. */
+/** POST /speech-to-text with the recorded audio as the body (voice mode records a 16 kHz mono WAV). */
 export async function transcribe(audio: Blob): Promise<string> {
-  const type = audio.type || 'audio/webm';
+  const type = audio.type || 'audio/wav';
   const answer = await optionalCall<{ text: string }>('/api/v1/speech-to-text', {
     method: 'POST',
     body: audio,

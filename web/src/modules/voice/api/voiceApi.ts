@@ -16,6 +16,13 @@ export const fetchVoices = () => optionalCall<VoiceMap>('/api/v1/text-to-speech/
 /** A voice as GET /text-to-speech/voices describes it. */
 export type VoiceInfo = { label?: string; language?: string; engine?: string; preview_text?: string };
 
-export type SpeechToTextStatus = { available: boolean; engine: string | null; max_seconds: number; max_bytes: number };
+export type SpeechToTextStatus = {
+  available: boolean;
+  engine: string | null;
+  max_seconds: number;
+  max_bytes: number;
+  /** While not available: the one command that starts the speech-to-text server the deployment looks for. */
+  setup_command?: string | null;
+};
 
 export const fetchSpeechToTextStatus = () => optionalCall<SpeechToTextStatus>('/api/v1/speech-to-text');

@@ -8,6 +8,8 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 type VoiceModeButtonProps = { onTranscript: (text: string) => void; disabled?: boolean };
 
 const NO_STT = 'Voice mode needs a speech-to-text provider: ask the operator to configure one on the server.';
+const START_STT =
+  'Voice mode needs a speech-to-text server. Run this one command where the assistant runs; voice mode turns on by itself once the server answers:';
 
 /**
  * Voice mode by the composer: a button turns it on and off; while it is on, a bar shows the state
@@ -20,6 +22,7 @@ export function VoiceModeButton({ onTranscript, disabled }: VoiceModeButtonProps
   const [explain, setExplain] = useState(false);
   const on = state.phase !== 'off';
   const unavailable = status.data ? !status.data.available : status.isError;
+  const command = unavailable ? (status.data?.setup_command ?? null) : null;
   useComposerSend(onTranscript);
 
   const toggle = () => {
@@ -37,16 +40,25 @@ export function VoiceModeButton({ onTranscript, disabled }: VoiceModeButtonProps
         aria-pressed={on}
         aria-disabled={unavailable || undefined}
         aria-describedby={unavailable ? 'voice-mode-unavailable' : undefined}
-        title={unavailable ? NO_STT : on ? 'Turn voice mode off' : 'Voice mode: speak and hear the replies'}
+        title={unavailable ? (command ? START_STT : NO_STT) : on ? 'Turn voice mode off' : 'Voice mode: speak and hear the replies'}
         disabled={disabled && !on}
         onClick={toggle}
       >
         <Icon name="mic" />
       </button>
       {unavailable && (
-        <p id="voice-mode-unavailable" className={explain ? 'voice-mode__note' : 'visually-hidden'} role={explain ? 'note' : undefined}>
-          {NO_STT}
-        </p>
+        <div id="voice-mode-unavailable" className={explain ? 'voice-mode__note' : 'visually-hidden'} role={explain ? 'note' : undefined}>
+          {command ? (
+            <>
+              <p>{START_STT}</p>
+              <code className="voice-mode__command" aria-label="Command to start speech-to-text">
+                {command}
+              </code>
+            </>
+          ) : (
+            <p>{NO_STT}</p>
+          )}
+        </div>
       )}
     </>
   );

@@ -22,7 +22,10 @@ export function useVoiceConfig(): VoiceConfig | null {
   return config.data ?? null;
 }
 
-/** Whether the server can transcribe speech (voice mode needs it). */
+/** How often the status is asked again while speech-to-text is off but can be started (its server is looked for). */
+const STT_RECHECK_MS = 5_000;
+
+/** Whether the server can transcribe speech (voice mode needs it); asked again while its server may be on its way. */
 export function useSpeechToTextStatus() {
   const { userId, ready } = useDataSession();
   return useQuery({
@@ -31,5 +34,6 @@ export function useSpeechToTextStatus() {
     enabled: ready,
     staleTime: 5 * 60_000,
     retry: false,
+    refetchInterval: (query) => (query.state.data?.setup_command ? STT_RECHECK_MS : false),
   });
 }

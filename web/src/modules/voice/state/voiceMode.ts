@@ -1,5 +1,6 @@
 import { transcribe as defaultTranscribe } from '../api/speechApi';
 import { effectiveMuted, voiceModeReducer, type VoiceModeEvent } from '../utils/micState';
+import { PcmRecorder } from './pcmRecorder';
 import { readAloud } from './readAloud';
 import { speechStore, voiceModeStore } from './speechStore';
 
@@ -19,8 +20,9 @@ export type VoiceModeOptions = {
 };
 
 /**
- * Voice mode: the microphone records the user (getUserMedia + MediaRecorder) until a silence (an
- * AnalyserNode's level) or a tap ends the utterance; the audio is transcribed, sent as a message,
+ * Voice mode: the microphone records the user (getUserMedia, then raw samples from the audio graph
+ * sent as a 16 kHz mono WAV: PcmRecorder) until a silence (an AnalyserNode's level) or a tap ends
+ * the utterance; the audio is transcribed, sent as a message,
  * and the reply is spoken. The microphone is muted (track disabled, recorder stopped) from the end
  * of the utterance until the reply has been spoken, so the assistant never hears itself; a tap
  * while it speaks stops it and opens the microphone again (barge-in).
@@ -28,9 +30,9 @@ export type VoiceModeOptions = {
 class VoiceModeController {
   private stream: MediaStream | null = null;
   private track: MediaStreamTrack | null = null;
-  private recorder: MediaRecorder | null = null;
-  private parts: Blob[] = [];
+  private recorder: PcmRecorder | null = null;
   private analysisContext: AudioContext | null = null;
+  private source: MediaStreamAudioSourceNode | null = null;
   private analyser: AnalyserNode | null = null;
   private ticker: ReturnType<typeof setInterval> | null = null;
   private heard = false;
@@ -89,7 +91,8 @@ class VoiceModeController {
     this.analysisContext = new Context();
     this.analyser = this.analysisContext.createAnalyser();
     this.analyser.fftSize = 1024;
-    this.analysisContext.createMediaStreamSource(this.stream).connect(this.analyser);
+    this.source = this.analysisContext.createMediaStreamSource(this.stream);
+    this.source.connect(this.analyser);
     this.unsubscribe = speechStore.subscribe(() => this.onSpeech());
     this.ticker = setInterval(() => this.tick(), TICK_MS);
     this.dispatch({ type: 'ready' });
@@ -127,12 +130,9 @@ class VoiceModeController {
     this.clearReplyTimer();
     this.unsubscribe?.();
     this.unsubscribe = null;
-    if (this.recorder && this.recorder.state !== 'inactive') {
-      this.recorder.ondataavailable = null;
-      this.recorder.onstop = null;
-      this.recorder.stop();
-    }
+    if (this.recorder && this.recorder.state !== 'inactive') this.recorder.stop();
     this.recorder = null;
+    this.source = null;
     this.stream?.getTracks().forEach((track) => track.stop());
     this.stream = null;
     this.track = null;
@@ -142,26 +142,19 @@ class VoiceModeController {
   }
 
   private record(): void {
-    if (!this.stream) return;
-    this.parts = [];
+    if (!this.stream || !this.analysisContext || !this.source) return;
     this.heard = false;
     this.startedAt = performance.now();
-    const recorder = new MediaRecorder(this.stream);
-    recorder.ondataavailable = (event) => {
-      if (event.data.size > 0) this.parts.push(event.data);
-    };
+    const recorder = new PcmRecorder(this.analysisContext, this.source);
     this.recorder = recorder;
-    recorder.start(250);
+    recorder.start();
   }
 
   private discardRecording(): void {
     const recorder = this.recorder;
     if (!recorder) return;
-    recorder.ondataavailable = null;
-    recorder.onstop = null;
     if (recorder.state !== 'inactive') recorder.stop();
     this.recorder = null;
-    this.parts = [];
   }
 
   private level(): number {
@@ -200,11 +193,10 @@ class VoiceModeController {
   private endUtterance(): void {
     const recorder = this.recorder;
     if (!recorder || recorder.state === 'inactive') return;
-    const parts = this.parts;
-    recorder.onstop = () => void this.transcribeAndSend(new Blob(parts, { type: recorder.mimeType || 'audio/webm' }));
+    const recording = recorder.stop();
     this.recorder = null;
     this.dispatch({ type: 'utterance-end' });
-    recorder.stop();
+    void this.transcribeAndSend(recording);
   }
 
   private async transcribeAndSend(audio: Blob): Promise<void> {

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { EspeakWorker, type EspeakJob } from './espeak-worker';
+import { FliteWorker, type FliteJob } from './flite-worker';
 
 const ROOT = join(__dirname, '../../../..');
-const JOB: EspeakJob = { text: 'Hello there.', voice: 'gmw/en-US', rate: 175, pitch: 50 };
+const JOB: FliteJob = { text: 'Hello there.', voice: 'slt', pitch: null, stretch: 1 };
 
 /** Runs `code` in a fresh Node process (TypeScript sources loaded as Jest loads them) and says how it ended. */
 function runAlone(code: string): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
@@ -19,20 +19,20 @@ function runAlone(code: string): Promise<{ code: number | null; signal: string |
   });
 }
 
-describe('EspeakWorker', () => {
+describe('ScriptWorker (Flite in a worker thread)', () => {
   it('refuses to speak once closed, and starts no worker for it', async () => {
-    const espeak = new EspeakWorker();
-    await espeak.close();
-    await expect(espeak.synthesize(JOB)).rejects.toThrow('The espeak-ng worker is closed');
+    const flite = new FliteWorker(24_000);
+    await flite.close();
+    await expect(flite.run(JOB)).rejects.toThrow('The flite worker is closed');
   });
 
   it('never keeps a process alive: a worker that was used and never closed lets it exit', async () => {
     const ended = await runAlone(`
-      const { EspeakWorker } = require('./services/tts/src/engines/espeak-worker.ts');
+      const { FliteWorker } = require('./services/tts/src/engines/flite-worker.ts');
       const busy = setInterval(() => undefined, 1000);
-      new EspeakWorker().synthesize(${JSON.stringify(JOB)}).then((r) => {
+      new FliteWorker(24000).run(${JSON.stringify(JOB)}).then((samples) => {
         clearInterval(busy);
-        console.log('spoke ' + r.samples.length);
+        console.log('spoke ' + samples.length);
       });
     `);
     expect(ended).toMatchObject({ code: 0, signal: null });
@@ -42,18 +42,21 @@ describe('EspeakWorker', () => {
   it('lets a process exit when the service closes between two rounds of the warm-up', async () => {
     // The warm-up speaks up to four times; the shutdown comes right after its first round.
     const ended = await runAlone(`
-      const { EspeakWorker } = require('./services/tts/src/engines/espeak-worker.ts');
+      const { FliteVoice } = require('./services/tts/src/engines/offline-voices.ts');
       const { OfflineSpeechEngine } = require('./services/tts/src/engines/offline.engine.ts');
-      const espeak = new EspeakWorker();
+      const flite = new FliteVoice(2);
       let rounds = 0;
       const engine = new OfflineSpeechEngine({
-        synthesize: async (job) => {
+        model: 'flite',
+        concurrency: 2,
+        describe: (voice) => flite.describe(voice),
+        speak: async (line) => {
           rounds += 1;
-          const result = await espeak.synthesize(job);
+          const result = await flite.speak(line);
           if (rounds === 1) await engine.close();
           return result;
         },
-        close: () => espeak.close(),
+        close: () => flite.close(),
       });
       const busy = setInterval(() => undefined, 1000);
       engine.warmUp().catch((error) => console.log('warm-up ended: ' + error.message)).finally(() => clearInterval(busy));
