@@ -1,3 +1,4 @@
+import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { z } from 'zod';
 import { DomainError, RpcCallError } from './domain-error';
 import { toRpcError } from './to-rpc-error';
@@ -36,8 +37,10 @@ describe('toRpcError', () => {
   it('answers 503 (try again shortly) when the database is unreachable or restarting', () => {
     for (const error of [
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
-      new Error('Connection terminated unexpectedly'),
+      new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly')),
       Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('database "app" is not currently accepting connections'), { code: '55000' }),
+      new QueryRunnerAlreadyReleasedError(),
     ]) {
       expect(toRpcError(error, 'r')).toEqual({
         shape: { status: 503, detail: 'The service is temporarily unavailable; please try again shortly', code: 'unavailable' },
