@@ -4,7 +4,12 @@ import { havePostgresBinaries, OwnPostgresCluster } from '../support/postgres-cl
 
 /** What a service answers for `error` (the RPC error shape); logs the error's class and code for the report. */
 function answerFor(error: unknown): { status: number; kind: string } {
-  const e = error as { constructor?: { name?: string }; code?: string; driverError?: { code?: string; message?: string }; message?: string };
+  const e = error as {
+    constructor?: { name?: string };
+    code?: string;
+    driverError?: { code?: string; message?: string };
+    message?: string;
+  };
   const kind = `${e?.constructor?.name}${e?.code ? ` ${e.code}` : ''}${e?.driverError ? ` (driver: ${e.driverError.code ?? e.driverError.message})` : ''}`;
   return { status: toRpcError(error, 'r').shape.status, kind };
 }
@@ -108,7 +113,7 @@ async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
   }, 30_000);
 
   it('out of connection slots (53300) is an outage', async () => {
-    await cluster.sql("CREATE ROLE limited LOGIN CONNECTION LIMIT 1");
+    await cluster.sql('CREATE ROLE limited LOGIN CONNECTION LIMIT 1');
     const { Client } = await import('pg');
     const first = new Client({ connectionString: `postgres://limited@127.0.0.1:${cluster.port}/app` });
     await first.connect();
