@@ -192,7 +192,7 @@ describe('RepliesService', () => {
         retryAfterSeconds: 60,
         toShape: expect.any(Function),
       });
-      const error = await limit.take(OWNER, new Date('2026-03-01T23:59:00Z')).catch((e: unknown) => e as { toShape(): unknown });
+      const error = (await limit.take(OWNER, new Date('2026-03-01T23:59:00Z')).catch((e: unknown) => e)) as { toShape(): unknown };
       expect(error.toShape()).toMatchObject({ status: 429, retry_after: 60 });
     });
   });
