@@ -65,7 +65,7 @@ export const runtimeEnvSchema = z.object({
     .regex(/^[a-z][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits or _ (at most 31)')
     .optional(),
   RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
-  /** Calls in a row a service leaves unanswered (timeout, nobody serving it) before its callers stop waiting on it (its circuit opens). */
+  /** Calls in a row a service leaves unanswered in time (timeouts) before its callers stop waiting on it (its circuit opens). */
   RPC_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
   /** How long an open circuit refuses calls at once (503 with Retry-After) before one probe call is let through. */
   RPC_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(300_000).default(5_000),

@@ -1,6 +1,6 @@
 /** Settings of the circuit breakers of one RPC client. */
 export interface CircuitBreakerOptions {
-  /** Failures in a row (no answer in time, nobody serving it, a stream never accepted) that open a dependency's circuit. */
+  /** Failures in a row (no answer in time, a stream never accepted) that open a dependency's circuit. */
   failureThreshold: number;
   /** How long an open circuit refuses calls before it lets one probe through (half-open). */
   openMs: number;
@@ -14,9 +14,12 @@ export type CircuitState = 'closed' | 'open' | 'half-open';
 export interface CircuitTicket {
   /** The dependency answered (whatever it answered: an error of its own is an answer). */
   answered(): void;
-  /** No answer: a timeout, nobody serving the subject, a stream never accepted or gone silent. */
+  /** No answer in time: a call or a stream's acceptance timed out. */
   failed(): void;
-  /** Neither (the caller gave up, the bus itself is away): frees a probe's slot without a verdict. */
+  /**
+   * Neither (the caller gave up, the bus is away, nobody serves the subject: that fails at once and
+   * must not keep the circuit open once a process serves it again): frees a probe's slot.
+   */
   released(): void;
 }
 

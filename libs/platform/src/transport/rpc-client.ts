@@ -297,7 +297,9 @@ export class RpcClient {
       if (answer.ok) outcome = 'ok';
       return answer;
     } catch (error) {
-      if (error instanceof BusNoRespondersError || error instanceof BusTimeoutError) ticket.failed();
+      // A timeout is what the circuit saves callers from; nobody serving the subject fails at once
+      // anyway, and must not hold the circuit open once a process serves it again.
+      if (error instanceof BusTimeoutError) ticket.failed();
       if (error instanceof BusNoRespondersError) {
         outcome = 'no_responders';
         throw new RpcCallError(
