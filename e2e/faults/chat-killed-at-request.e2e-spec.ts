@@ -63,7 +63,8 @@ describeIf('the chat process killed at the moment replies are asked for', () => 
         `${readers.filter((r) => r.status === 200 && r.endedWithOneError).length} cut short (error event), ${refused.length} answered 503 ` +
         `(${Math.max(0, ...after)} ms after the kill at the latest), slowest answer ${Math.round(slowest)} ms; statuses ${JSON.stringify(readers.map((r) => r.status))}`,
     );
-    for (const answer of verdict(readers)) expect(answer).toEqual({ ...answer, ended: true, quick: true, retryAfter: answer.status === 200 ? 'n/a' : true });
+    for (const answer of verdict(readers))
+      expect(answer).toEqual({ ...answer, ended: true, quick: true, retryAfter: answer.status === 200 ? 'n/a' : true });
     expect(readers.every((r) => r.status === 200 || r.status === 503)).toBe(true);
   }, 120_000);
 
@@ -84,7 +85,11 @@ describeIf('the chat process killed at the moment replies are asked for', () => 
         `(${Math.max(...after)} ms after the kill at the latest), Retry-After ${JSON.stringify([...new Set(readers.map((r) => r.retryAfter))])}`,
     );
     for (const reader of readers) {
-      expect({ status: reader.status, retryAfter: Number(reader.retryAfter) > 0, quick: (reader.endedAt ?? Infinity) < FEW_SECONDS_MS }).toEqual({
+      expect({
+        status: reader.status,
+        retryAfter: Number(reader.retryAfter) > 0,
+        quick: (reader.endedAt ?? Infinity) < FEW_SECONDS_MS,
+      }).toEqual({
         status: 503,
         retryAfter: true,
         quick: true,

@@ -6,6 +6,12 @@ export interface CircuitBreakerOptions {
   openMs: number;
   /** Milliseconds, monotonic: the real clock unless a test gives its own. */
   now?: () => number;
+  /**
+   * Asks whether the dependency answers again (its health subject, with a short deadline), once an
+   * open circuit's period is over: the calls that come meanwhile wait for this answer, not for a
+   * user's call to time out. Without it, one call goes through as the probe.
+   */
+  probe?: (dependency: string) => Promise<boolean>;
 }
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
@@ -40,6 +46,7 @@ class Circuit {
   failures = 0;
   openUntil = 0;
   probing = false;
+  probe?: Promise<void>;
   readonly tripListeners = new Set<() => void>();
 }
 
@@ -48,8 +55,9 @@ class Circuit {
  * caller learns from the first failures that a service is dead or frozen and stops waiting on it:
  * after `failureThreshold` failures in a row (with no answer in between) the circuit opens, calls
  * in flight to the dependency are told at once (`onTrip`) and new ones are refused without being
- * sent, until `openMs` have passed. Then one call goes through as a probe (half-open; the others
- * are still refused): answered, the circuit closes; failed, it opens again. An error the service
+ * sent, until `openMs` have passed. Then it is half-open: the `probe` asks the dependency's health
+ * subject (or, without one, one call goes through while the others are still refused): answered,
+ * the circuit closes; not, it opens again. An error the service
  * answers with (a 404, or a 503 because its database is away) is an answer: the service is there.
  */
 export class CircuitBreakers {
@@ -75,9 +83,35 @@ export class CircuitBreakers {
     return circuit.probing;
   }
 
-  /** Lets a call through, or throws CircuitOpenError. */
-  admit(dependency: string): CircuitTicket {
+  /**
+   * Lets a call through, or throws CircuitOpenError. Past an open circuit's period, with a `probe`,
+   * the call waits for the probe's answer (shared by the calls that come meanwhile).
+   */
+  async admit(dependency: string): Promise<CircuitTicket> {
     const circuit = this.circuitOf(dependency);
+    if (circuit.state !== 'closed' && this.options.probe && this.now() >= circuit.openUntil) {
+      circuit.probe ??= this.runProbe(dependency, circuit);
+      await circuit.probe;
+    }
+    return this.admitNow(dependency, circuit);
+  }
+
+  private async runProbe(dependency: string, circuit: Circuit): Promise<void> {
+    circuit.state = 'half-open';
+    circuit.probing = true;
+    try {
+      const alive = await this.options.probe!(dependency).catch(() => false);
+      if (alive) {
+        circuit.failures = 0;
+        circuit.state = 'closed';
+      } else this.trip(circuit);
+    } finally {
+      circuit.probing = false;
+      circuit.probe = undefined;
+    }
+  }
+
+  private admitNow(dependency: string, circuit: Circuit): CircuitTicket {
     let probe = false;
     if (circuit.state !== 'closed') {
       const now = this.now();

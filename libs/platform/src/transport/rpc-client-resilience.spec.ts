@@ -72,6 +72,27 @@ describe('RpcClient: a dead or frozen dependency is not waited on', () => {
     expect(client.isKnownDown(READ.subject)).toBe(false);
   });
 
+  it('after the open period, asks the health subject, and lets the calls go again once the service answers it', async () => {
+    let alive = false;
+    let probes = 0;
+    await bus.serve(READ.subject, 'memory', (request) => alive && request.respond(encode({ ok: true, data: { n: 3 } })));
+    await bus.serve('memory.health.check', 'memory', (request) => {
+      probes++;
+      if (alive) request.respond(encode({ ok: true, data: { status: 'ok' } }));
+    });
+    const client = new RpcClient(bus, 50, { breaker: { failureThreshold: 1, openMs: 30 } });
+    await failureOf(client.call(READ, {}, caller));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    // Still frozen: the probe gets no answer, the call is refused without being sent.
+    expect((await failureOf(client.call(READ, {}, caller)))?.shape.detail).toMatch(/not answering/);
+    expect(probes).toBe(1);
+    alive = true;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    await expect(client.call(READ, {}, caller)).resolves.toEqual({ n: 3 });
+    expect(probes).toBe(2);
+    expect(client.isKnownDown(READ.subject)).toBe(false);
+  });
+
   it('a probe after the open period closes the circuit again once the service answers', async () => {
     let alive = false;
     await bus.serve(READ.subject, 'memory', (request) => alive && request.respond(encode({ ok: true, data: { n: 2 } })));

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller, ChunkOf, RequestOf, ResponseOf, RpcContract, RpcErrorShape, StreamContract } from '@app/contracts';
+import {
+  healthContract,
+  systemCaller,
+  type Caller,
+  type ChunkOf,
+  type RequestOf,
+  type ResponseOf,
+  type RpcContract,
+  type RpcErrorShape,
+  type StreamContract,
+} from '@app/contracts';
 import { RpcCallError } from '../errors/domain-error';
 import { platformMetrics, type RpcOutcome } from '../telemetry/metrics';
 import { injectTraceContext, startClientSpan, withSpan, type OpenSpan } from '../telemetry/trace-context';
@@ -37,6 +47,8 @@ export const DEFAULT_BREAKER: CircuitBreakerOptions = { failureThreshold: 3, ope
 
 /** Seconds a client is told to wait before trying again when the bus or a service is away. */
 const RETRY_SOON_SECONDS = 2;
+/** The longest a half-open circuit's probe (the service's health subject) waits for an answer. */
+const PROBE_TIMEOUT_MS = 1_500;
 
 function serviceOf(subject: string): string {
   return subject.split('.')[0];
@@ -58,7 +70,9 @@ export class RpcClient {
     private readonly options: RpcClientOptions = {},
   ) {
     this.heartbeatMisses = options.heartbeatMisses ?? 3;
-    if (options.breaker !== false) this.breakers = new CircuitBreakers({ ...DEFAULT_BREAKER, ...options.breaker });
+    if (options.breaker !== false) {
+      this.breakers = new CircuitBreakers({ ...DEFAULT_BREAKER, probe: (service) => this.probe(service), ...options.breaker });
+    }
   }
 
   /** The client of a process, with its configured timeout, heartbeat tolerance and circuit breakers. */
@@ -109,7 +123,7 @@ export class RpcClient {
     const service = serviceOf(subject);
     let ticket: CircuitTicket;
     try {
-      ticket = this.breakers.admit(service);
+      ticket = await this.breakers.admit(service);
     } catch (error) {
       if (error instanceof CircuitOpenError) throw this.circuitOpen(subject, error.retryAfterSeconds);
       throw error;
@@ -132,6 +146,22 @@ export class RpcClient {
     } finally {
       stopWatching();
       ticket.released(); // a no-op when the outcome was reported
+    }
+  }
+
+  /**
+   * Whether a service whose circuit is open answers again: its health subject, with a short
+   * deadline. Any answer will do (a report of a database away too), and so will nobody serving it
+   * (calls then fail at once, and go through as soon as a process serves it again).
+   */
+  private async probe(service: string): Promise<boolean> {
+    const timeoutMs = Math.min(PROBE_TIMEOUT_MS, this.defaultTimeoutMs);
+    const subject = healthContract(service).subject;
+    try {
+      await this.bus.request(subject, encode({ caller: systemCaller(`circuit-probe-${randomUUID()}`), data: {} }), {}, timeoutMs);
+      return true;
+    } catch (error) {
+      return error instanceof BusNoRespondersError;
     }
   }
 
