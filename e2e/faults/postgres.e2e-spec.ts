@@ -1,6 +1,9 @@
 import { createServiceDataSource, toRpcError } from '@app/platform';
 import type { DataSource } from 'typeorm';
+import { haveNatsServer } from '../support/nats-server';
 import { havePostgresBinaries, OwnPostgresCluster } from '../support/postgres-cluster';
+import { sleep, until } from '../support/until';
+import { DistributedProduct, guestWithChat, haveRedisServer } from './support/product';
 
 /** What a service answers for `error` (the RPC error shape); logs the error's class and code for the report. */
 function answerFor(error: unknown): { status: number; kind: string } {
@@ -134,4 +137,138 @@ async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
     expect(answerFor(error).status).toBe(500);
     expect(answerFor(await failureOf(() => dataSource.query('SELEC 1'))).status).toBe(500);
   });
+});
+
+interface Answer {
+  phase: string;
+  path: string;
+  status: number;
+  retryAfter: string | null;
+  detailOnly: boolean;
+  ms: number;
+}
+
+/**
+ * The same faults seen by clients of the distributed mode (each part in its own process, every
+ * service on the test's own cluster): guests keep reading and writing through the gateway while
+ * PostgreSQL is stopped and started (-m fast), crashes (-m immediate) and refuses connections to the
+ * database (ALLOW_CONNECTIONS false, its sessions ended). No answer is a 500, every 503 (or 504) says
+ * Retry-After, none waits more than a few seconds, and all works again once the database is back.
+ */
+(havePostgresBinaries() && haveNatsServer() && haveRedisServer() ? describe : describe.skip)('PostgreSQL away: what a client sees', () => {
+  let cluster: OwnPostgresCluster;
+  let product: DistributedProduct;
+
+  beforeAll(async () => {
+    cluster = await OwnPostgresCluster.start();
+    const url = await cluster.createDatabase('app');
+    product = await DistributedProduct.start('pgfault', {
+      services: ['auth', 'chat', 'memory'],
+      env: { DATABASE_URL: url, OFFLINE_TOKEN_DELAY_MS: '0', CHAT_GUEST_DAILY_LIMIT: '100000' },
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await product?.close();
+    await cluster?.close();
+  }, 60_000);
+
+  it('answers 503 with Retry-After, never 500, within seconds, through a restart, a crash and a refusal', async () => {
+    const guests = await Promise.all(Array.from({ length: 6 }, () => guestWithChat(product.url)));
+    const answers: Answer[] = [];
+    let phase = 'up';
+    let running = true;
+    const request = async (token: string, method: string, path: string) => {
+      const started = performance.now();
+      const res = await fetch(`${product.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+        body: method === 'POST' ? '{}' : undefined,
+      });
+      const body = (await res.json().catch(() => null)) as unknown;
+      answers.push({
+        phase,
+        path: `${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')}`,
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        detailOnly: res.status < 400 || (typeof body === 'object' && body !== null && Object.keys(body).join() === 'detail'),
+        ms: performance.now() - started,
+      });
+      return res.status;
+    };
+    const client = async (guest: { token: string; chatId: string }) => {
+      while (running) {
+        const statuses = [
+          await request(guest.token, 'GET', '/api/v1/chats/'),
+          await request(guest.token, 'GET', '/api/v1/user_memory/'),
+          await request(guest.token, 'POST', '/api/v1/chats/'),
+          await request('', 'POST', '/api/v1/auth/anon'),
+        ];
+        if (statuses.some((s) => s >= 500)) await sleep(100);
+      }
+    };
+    const load = Promise.all(guests.map(client));
+    const recovered = async (label: string) => {
+      phase = `${label}, back`;
+      const since = answers.length;
+      await until(
+        `every call answers again after: ${label}`,
+        () => answers.slice(since).filter((a) => a.status < 300).length >= 24,
+        30_000,
+      );
+    };
+
+    await sleep(1_000);
+    phase = 'stopped (-m fast)';
+    cluster.stop('fast');
+    await sleep(2_000);
+    await cluster.startAgain();
+    await recovered('stopped (-m fast)');
+
+    phase = 'crashed (-m immediate)';
+    cluster.stop('immediate');
+    await sleep(2_000);
+    await cluster.startAgain();
+    await recovered('crashed (-m immediate)');
+
+    phase = 'refusing connections (55000)';
+    await cluster.sql('ALTER DATABASE app WITH ALLOW_CONNECTIONS false');
+    await cluster.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'app'");
+    await sleep(2_000);
+    await cluster.sql('ALTER DATABASE app WITH ALLOW_CONNECTIONS true');
+    await recovered('refusing connections (55000)');
+
+    running = false;
+    await load;
+
+    const byPhase = new Map<string, Record<string, number>>();
+    for (const a of answers) {
+      const counts = byPhase.get(a.phase) ?? {};
+      counts[a.status] = (counts[a.status] ?? 0) + 1;
+      byPhase.set(a.phase, counts);
+    }
+    const failed = answers.filter((a) => a.status >= 500);
+    process.stdout.write(
+      `PostgreSQL faults through the gateway: ${answers.length} calls; statuses by phase ${JSON.stringify(Object.fromEntries(byPhase))}; ` +
+        `failures ${failed.length}, longest ${Math.round(Math.max(0, ...failed.map((a) => a.ms)))} ms, ` +
+        `Retry-After ${JSON.stringify([...new Set(failed.map((a) => a.retryAfter))])}; 500s: ${JSON.stringify(answers.filter((a) => a.status === 500).slice(0, 5))}\n`,
+    );
+    expect(answers.filter((a) => a.status === 500)).toEqual([]);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const a of failed) {
+      expect({
+        path: a.path,
+        status: [503, 504].includes(a.status),
+        retryAfter: Number(a.retryAfter) > 0,
+        detailOnly: a.detailOnly,
+        quick: a.ms < 6_000,
+      }).toEqual({
+        path: a.path,
+        status: true,
+        retryAfter: true,
+        detailOnly: true,
+        quick: true,
+      });
+    }
+  }, 300_000);
 });
