@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../errors/domain-error';
+import { platformMetrics } from '../telemetry/metrics';
 import { sqlMigration } from './sql-migration';
 
 /**
@@ -70,7 +71,10 @@ export async function applyOnce(
       'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id',
       [consumer, eventId],
     );
-    if (inserted.length === 0) return false;
+    if (inserted.length === 0) {
+      platformMetrics.recordEventRedelivered(consumer);
+      return false;
+    }
     await fn(manager);
     return true;
   });
