@@ -279,7 +279,7 @@ export class RpcClient {
     try {
       return await this.bus.subscribe(inbox, (message) => frames.receive(message.headers, message.data));
     } catch (error) {
-      if (error instanceof BusUnavailableError) throw this.busDown(subject);
+      if (error instanceof BusUnavailableError || !this.bus.connected) throw this.busDown(subject);
       throw error;
     }
   }
@@ -343,6 +343,8 @@ export class RpcClient {
         outcome = 'timeout';
         throw acceptance ? new StreamNotAccepted() : this.timeoutError(subject, timeoutMs);
       }
+      // Whatever else the transport threw while its connection is down is the bus being away, not a bug.
+      if (!this.bus.connected) throw this.busDown(subject);
       throw error;
     } finally {
       platformMetrics.recordRpc(subject, outcome, (performance.now() - started) / 1000);
