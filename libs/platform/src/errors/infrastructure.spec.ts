@@ -18,7 +18,10 @@ describe('isInfrastructureUnavailable: by SQLSTATE, socket code and type, never 
     ['a server starting up (57P03) while connecting', withCode('the database system is starting up', '57P03')],
     ['no connection slot left (53300)', withCode('sorry, too many clients already', '53300')],
     ['a connection exception (class 08)', withCode('connection failure', '08006')],
-    ['a database refusing connections (55000) while connecting', withCode('database "app" is not currently accepting connections', '55000')],
+    [
+      'a database refusing connections (55000) while connecting',
+      withCode('database "app" is not currently accepting connections', '55000'),
+    ],
     ['a transaction whose query runner was released under it', new QueryRunnerAlreadyReleasedError()],
     ['its entity manager used after that', new QueryRunnerProviderAlreadyReleasedError()],
     ['a cause further down', new Error('could not load', { cause: withCode('getaddrinfo ENOTFOUND db', 'ENOTFOUND') })],
@@ -29,7 +32,10 @@ describe('isInfrastructureUnavailable: by SQLSTATE, socket code and type, never 
   it.each([
     ['a unique violation', statementFailed(withCode('duplicate key value violates unique constraint', '23505'))],
     ['a syntax error', statementFailed(withCode('syntax error at or near "SELEC"', '42601'))],
-    ['a 55000 raised by a statement (currval not yet defined)', statementFailed(withCode('currval of sequence "s" is not yet defined', '55000'))],
+    [
+      'a 55000 raised by a statement (currval not yet defined)',
+      statementFailed(withCode('currval of sequence "s" is not yet defined', '55000')),
+    ],
     ['a bug in the parameters, wrapped by TypeORM', statementFailed(new TypeError('Converting circular structure to JSON'))],
     ['an error that only says the words of one', new Error('Connection terminated unexpectedly')],
     ['a bug', new TypeError('cannot read x of undefined')],
