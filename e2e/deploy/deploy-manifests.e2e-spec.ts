@@ -12,7 +12,8 @@
  * the tool is not on PATH.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import {
@@ -146,6 +147,52 @@ describe('docker-compose.yml', () => {
       expect(() =>
         execFileSync('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], { cwd: root, stdio: 'pipe' }),
       ).not.toThrow();
+    },
+  );
+
+  it('pins every third-party image to an exact version (or a digest): no moving tag but the digest-pinned Chainguard ones', () => {
+    const images = Object.entries(services)
+      .map(([name, service]) => [name, service.image ?? ''] as const)
+      .filter(([, image]) => image && !image.includes('IMAGE_REPOSITORY'))
+      .map(([name, image]) => [name, image.replace(/^\$\{[A-Z_]+:-(.*)\}$/, '$1')] as const);
+    expect(images.map(([name]) => name)).toEqual(expect.arrayContaining(['postgres', 'nats', 'redis', 'minio', 'otel-collector']));
+    for (const [name, image] of images) {
+      const { tag, digest } = imageTag(image);
+      const chainguard = image.startsWith('cgr.dev/chainguard/');
+      const exact = digest !== undefined || (tag !== undefined && /^v?\d+\.\d+(\.\d+)?([-.+]|$)/.test(tag) && !/^\d+$/.test(tag));
+      // Chainguard publishes only `latest` without a subscription: deploy/pin-image-digests.sh pins it by digest.
+      expect({ name, image, pinned: exact || chainguard }).toEqual({ name, image, pinned: true });
+    }
+    expect(services.postgres.image).toMatch(/^postgres:18\.\d+/);
+    expect(services.nats.image).toMatch(/^nats:2\.\d+\.\d+-alpine/);
+  });
+
+  (hasKubectl ? it : it.skip)(
+    'deploy/pin-image-digests.sh pins every third-party image of compose and of the prod overlay by digest (a fake registry client)',
+    () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'pin-'));
+      mkdirSync(join(tmp, 'deploy'));
+      mkdirSync(join(tmp, 'bin'));
+      cpSync(join(root, 'k8s'), join(tmp, 'k8s'), { recursive: true });
+      cpSync(join(root, 'docker-compose.yml'), join(tmp, 'docker-compose.yml'));
+      cpSync(join(root, 'deploy/pin-image-digests.sh'), join(tmp, 'deploy/pin-image-digests.sh'));
+      writeFileSync(join(tmp, 'bin/crane'), '#!/bin/sh\necho "sha256:$(printf %s "$2" | sha256sum | cut -c1-64)"\n');
+      chmodSync(join(tmp, 'bin/crane'), 0o755);
+      const run = (...args: string[]) =>
+        execFileSync('sh', [join(tmp, 'deploy/pin-image-digests.sh'), ...args], {
+          env: { ...process.env, PATH: `${join(tmp, 'bin')}:${process.env.PATH}` },
+          stdio: 'pipe',
+        }).toString();
+      expect(() => run('--check')).toThrow(); // nothing pinned yet: it names what lacks a digest
+      run();
+      run(); // again: the same pins, nothing added twice
+      expect(() => run('--check')).not.toThrow();
+      const pinned = readFileSync(join(tmp, 'docker-compose.yml'), 'utf8');
+      expect(pinned).toMatch(/image: nats:2\.\d+\.\d+-alpine@sha256:[0-9a-f]{64}$/m);
+      expect(pinned).toMatch(/MINIO_IMAGE:-cgr\.dev\/chainguard\/minio:latest@sha256:[0-9a-f]{64}\}/);
+      const rendered = execFileSync('kubectl', ['kustomize', join(tmp, 'k8s/overlays/prod')]).toString();
+      expect(rendered).toMatch(/image: nats:2\.\d+\.\d+-alpine@sha256:[0-9a-f]{64}/);
+      expect(rendered).toMatch(/imageName: ghcr\.io\/cloudnative-pg\/postgresql:18\.\d+-minimal-trixie@sha256:[0-9a-f]{64}/);
     },
   );
 
@@ -641,6 +688,61 @@ describe.each(['dev', 'prod'])('k8s/overlays/%s', (overlay) => {
       expect(script).toMatch(/nats stream add "\$stream" --subjects "\$subjects" --storage file/);
       expect(script).toContain('stream=EVENTS');
       expect(container.envFrom?.[0]?.configMapRef?.name).toBe(common?.metadata.name);
+    });
+  });
+
+  describe('NATS storage', () => {
+    const bytes = (size: string) => {
+      const match = /^(\d+(?:\.\d+)?)\s*(Ki|Mi|Gi|Ti|K|M|G|T|KB|MB|GB|TB)?$/.exec(size.trim());
+      if (!match) throw new Error(`not a size: ${size}`);
+      const units: Record<string, number> = {
+        K: 1e3,
+        M: 1e6,
+        G: 1e9,
+        T: 1e12,
+        KB: 1e3,
+        MB: 1e6,
+        GB: 1e9,
+        TB: 1e12,
+        Ki: 1024,
+        Mi: 1024 ** 2,
+        Gi: 1024 ** 3,
+        Ti: 1024 ** 4,
+      };
+      return Number(match[1]) * (match[2] ? units[match[2]] : 1);
+    };
+
+    test(title("keeps JetStream's file store below the volume, and the EVENTS stream's limit below the file store"), () => {
+      const statefulSet = named<Workload>(objects, 'StatefulSet', 'nats')!;
+      const [container] = statefulSet.spec.template.spec.containers;
+      const configName = statefulSet.spec.template.spec.volumes?.find((v) => v.configMap)?.configMap?.name;
+      const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === configName)?.data?.['nats.conf'] ?? '';
+      // nats.conf reads the limit from the environment, set beside the volume it must fit in.
+      expect(config).toMatch(/^\s*max_file_store: \$JS_MAX_FILE_STORE$/m);
+      const fileStore = container.env?.find((e) => e.name === 'JS_MAX_FILE_STORE')?.value ?? '';
+      const volume = (statefulSet.spec.volumeClaimTemplates?.[0] as { spec: { resources: { requests: { storage: string } } } }).spec
+        .resources.requests.storage;
+      const common = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('assistant-common-'));
+      const streamMax = Number(common?.data?.EVENT_STREAM_MAX_BYTES);
+      expect({ volume, fileStore }).toEqual(
+        overlay === 'prod' ? { volume: '20Gi', fileStore: '18GB' } : { volume: '2Gi', fileStore: '1600MB' },
+      );
+      expect(bytes(fileStore)).toBeLessThan(bytes(volume) * 0.95);
+      expect(streamMax).toBeGreaterThan(0);
+      expect(streamMax).toBeLessThan(bytes(fileStore) * 0.9);
+      expect(Number(common?.data?.EVENT_RETENTION_DAYS)).toBeGreaterThanOrEqual(1);
+    });
+
+    test(title('the nats-streams Job gives the stream the same limits as the services: max_age, max_bytes, discard new'), () => {
+      const job = named<Workload>(objects, 'Job', 'nats-streams')!;
+      const [container] = job.spec.template.spec.containers;
+      const script = [...(container.command ?? []), ...(container.args ?? [])].join('\n');
+      expect(script).toMatch(/--max-bytes "\$max_bytes"/);
+      expect(script).toMatch(/--max-age "\$max_age"/);
+      expect(script).toContain('--discard new');
+      expect(script).not.toContain('--discard old');
+      expect(script).toContain('EVENT_STREAM_MAX_BYTES');
+      expect(script).toContain('EVENT_RETENTION_DAYS');
     });
   });
 

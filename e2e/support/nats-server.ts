@@ -33,6 +33,11 @@ export class OwnNatsServer {
     return `nats://127.0.0.1:${this.port}`;
   }
 
+  /** The server's last lines of output (its log). */
+  get log(): string {
+    return this.output;
+  }
+
   get pid(): number | undefined {
     return this.child?.pid;
   }
@@ -42,8 +47,8 @@ export class OwnNatsServer {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    child.stdout!.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-4_000)));
-    child.stderr!.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-4_000)));
+    child.stdout!.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-20_000)));
+    child.stderr!.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-20_000)));
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     for (let i = 0; i < 200; i++) {
       if (child.exitCode !== null) throw new Error(`nats-server exited at start:\n${this.output}`);

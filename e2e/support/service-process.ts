@@ -43,6 +43,16 @@ export class ServiceProcess {
     return this.output;
   }
 
+  /** Freezes the process (SIGSTOP: alive, connected, answering nothing, as a process stuck in a loop or swapped out). */
+  freeze(): void {
+    this.child.kill('SIGSTOP');
+  }
+
+  /** Lets a frozen process run again (SIGCONT). */
+  thaw(): void {
+    this.child.kill('SIGCONT');
+  }
+
   /** Kills the process (SIGKILL: no shutdown hook runs, as in a crash or an OOM kill) and waits for it to be gone. */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<number | null> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);

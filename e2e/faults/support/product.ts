@@ -188,6 +188,9 @@ export class ReplyStreamReader {
   readonly events: TimedEvent[] = [];
   status = 0;
   body = '';
+  retryAfter: string | null = null;
+  /** performance.now() when the request was sent. */
+  readonly sentAt = performance.now();
   readonly finished: Promise<void>;
   private readonly opened = performance.now();
   private ended = false;
@@ -205,6 +208,7 @@ export class ReplyStreamReader {
         body: JSON.stringify(body),
       });
       this.status = res.status;
+      this.retryAfter = res.headers.get('retry-after');
       if (res.status !== 200) {
         this.body = await res.text();
         return;

@@ -47,6 +47,11 @@ export const gatewayEnvSchema = z.object({
   GOOGLE_TOKEN_URL: envHelpers.urlWithProtocols(['http', 'https']).default('https://oauth2.googleapis.com/token'),
   /** Longest silence in a reply stream before the gateway gives up on it (beyond the model's own stall limit). */
   STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(900_000).default(120_000),
+  /**
+   * How long the chat service has to accept a reply stream (a live one does in milliseconds): past
+   * it, the request goes once more to the chat service (another replica), then is answered 503.
+   */
+  STREAM_ACCEPT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   /** New guests (POST /api/v1/auth/anon) per client address per hour, before 429. */
   GUESTS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /**

@@ -37,6 +37,8 @@ export const RpcErrorSchema = z.object({
   status: z.number().int().min(400).max(599),
   detail: z.string(),
   code: z.enum(ERROR_CODES).optional(),
+  /** For a 503, 504 or 429: seconds to wait before trying again (the gateway sends it as `Retry-After`). */
+  retry_after: z.number().int().min(0).max(86_400).optional(),
 });
 export type RpcErrorShape = z.infer<typeof RpcErrorSchema>;
 

@@ -73,6 +73,10 @@ export const runtimeEnvSchema = z.object({
     .regex(/^[a-z][a-z0-9_]{0,30}$/, 'must be lower-case letters, digits or _ (at most 31)')
     .optional(),
   RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  /** Calls in a row a service leaves unanswered in time (timeouts) before its callers stop waiting on it (its circuit opens). */
+  RPC_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
+  /** How long an open circuit refuses calls at once (503 with Retry-After) before one probe call is let through. */
+  RPC_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(300_000).default(5_000),
   /** PostgreSQL; unset means the embedded PostgreSQL (embedded mode only). */
   DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
@@ -89,6 +93,14 @@ export const runtimeEnvSchema = z.object({
    * distributed mode serves them on 9464 when unset; the embedded mode only when set.
    */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * How long the event stream keeps an event (its max_age); the services keep the ids of the events
+   * they applied this long plus the stream's duplicate window, then forget them (nothing older can be
+   * delivered again).
+   */
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /** The event stream's size limit (max_bytes): when full, publishing waits (the outboxes keep the events) rather than dropping any. */
+  EVENT_STREAM_MAX_BYTES: z.coerce.number().int().min(1_048_576).default(1_073_741_824),
   /** Replicas of the JetStream event stream when a process creates it (an existing stream keeps its own). */
   JETSTREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /**

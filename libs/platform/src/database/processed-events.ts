@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../errors/domain-error';
+import { platformMetrics } from '../telemetry/metrics';
 import { sqlMigration } from './sql-migration';
 
 /**
@@ -19,6 +20,45 @@ export const CreateProcessedEvents1763700000000 = sqlMigration('CreateProcessedE
   down: ['DROP TABLE IF EXISTS processed_event'],
 });
 
+/** Lets the pruning of old ids (below) find them without reading the whole table. */
+export const IndexProcessedEventsByAge1795674400000 = sqlMigration('IndexProcessedEventsByAge1795674400000', {
+  up: ['CREATE INDEX IF NOT EXISTS processed_event_processed_at ON processed_event (processed_at)'],
+  down: ['DROP INDEX IF EXISTS processed_event_processed_at'],
+});
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * How long an applied event's id must be kept: as long as the event could still be delivered
+ * again. An event can only come from the event stream, which drops it `max_age` after it was
+ * published (EVENT_RETENTION_DAYS), and a service applies an event after it was published; an
+ * outbox that publishes an event twice does so within the stream's duplicate window, which drops
+ * the copy, or later as a new message that is itself gone `max_age` after. So past max_age plus the
+ * duplicate window (plus an hour for the clocks of the database and of NATS to disagree), no
+ * delivery of the event is possible any more, whatever a consumer forgets: its id can go.
+ */
+export function processedEventHorizonMs(retentionMs: number, duplicateWindowMs: number): number {
+  return retentionMs + duplicateWindowMs + Math.min(HOUR_MS, retentionMs);
+}
+
+/**
+ * Deletes the ids of events applied before `before` (every consumer of the service), a batch at a
+ * time so that no long transaction holds the table; returns how many went.
+ */
+export async function pruneProcessedEvents(dataSource: DataSource, before: Date, batchSize = 5_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [, deleted]: [unknown, number] = await dataSource.query(
+      `DELETE FROM processed_event WHERE ctid IN (
+         SELECT ctid FROM processed_event WHERE processed_at < $1 ORDER BY processed_at LIMIT $2
+       )`,
+      [before.toISOString(), batchSize],
+    );
+    total += deleted;
+    if (deleted < batchSize) return total;
+  }
+}
+
 /** Runs `fn` unless this consumer already applied `eventId`; returns whether it ran. */
 export async function applyOnce(
   dataSource: DataSource,
@@ -31,7 +71,10 @@ export async function applyOnce(
       'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id',
       [consumer, eventId],
     );
-    if (inserted.length === 0) return false;
+    if (inserted.length === 0) {
+      platformMetrics.recordEventRedelivered(consumer);
+      return false;
+    }
     await fn(manager);
     return true;
   });

@@ -6,7 +6,7 @@ import { STATUS_BY_CODE, type ErrorCode, type RpcErrorShape } from '@app/contrac
  */
 export class DomainError extends Error {
   readonly status: number;
-  /** For a 503: when to try again (the gateway sends it as `Retry-After`). */
+  /** For a 503 or a 429: when to try again (the gateway sends it as `Retry-After`). */
   readonly retryAfterSeconds?: number;
 
   constructor(
@@ -22,7 +22,12 @@ export class DomainError extends Error {
   }
 
   toShape(): RpcErrorShape {
-    return { status: this.status, detail: this.detail, code: this.code };
+    return {
+      status: this.status,
+      detail: this.detail,
+      code: this.code,
+      ...(this.retryAfterSeconds !== undefined ? { retry_after: this.retryAfterSeconds } : {}),
+    };
   }
 
   static notFound(detail = 'Not found'): DomainError {
@@ -60,19 +65,29 @@ export class RpcCallError extends Error {
   ) {
     super(`${subject}: ${shape.status} ${shape.detail}`);
     this.name = 'RpcCallError';
-    this.retryAfterSeconds = options.retryAfterSeconds;
+    // The transport's own hint, else the one the remote service gave with its error.
+    this.retryAfterSeconds = options.retryAfterSeconds ?? shape.retry_after;
   }
 }
 
-/** What a 503 says to wait when nothing more precise is known. */
+/** What a 503 or a 504 says to wait when nothing more precise is known. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+/** What a 429 says to wait when the limit that refused did not say. */
+export const DEFAULT_RATE_LIMIT_RETRY_AFTER_SECONDS = 60;
 
 /**
  * The `Retry-After` (seconds) of a failure answered with `status`: the error's own hint, else a
- * default for every 503 (an outage or a restart: the client should come back, not give up).
+ * default for every 503 and 504 (an outage, a restart, a service too slow: the client should come
+ * back, not give up) and every 429.
  */
 export function retryAfterOf(error: unknown, status: number): number | undefined {
   const hint = error instanceof DomainError || error instanceof RpcCallError ? error.retryAfterSeconds : undefined;
   if (hint !== undefined) return hint;
-  return status === 503 ? DEFAULT_RETRY_AFTER_SECONDS : undefined;
+  if (status === 503 || status === 504) return DEFAULT_RETRY_AFTER_SECONDS;
+  return status === 429 ? DEFAULT_RATE_LIMIT_RETRY_AFTER_SECONDS : undefined;
+}
+
+/** Seconds from `now` to the end of its window of `windowMs` (windows counted from the epoch), at least 1. */
+export function secondsToWindowEnd(windowMs: number, now = Date.now()): number {
+  return Math.max(1, Math.ceil((windowMs - (now % windowMs)) / 1000));
 }

@@ -1,4 +1,5 @@
 import type { RpcErrorShape } from '@app/contracts';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 
 /** Socket errors of a server that cannot be reached (or was lost mid-query). */
 const NETWORK_CODES = new Set([
@@ -12,15 +13,25 @@ const NETWORK_CODES = new Set([
   'EPIPE',
 ]);
 
-/**
- * PostgreSQL's own: connection exceptions (class 08), the server shutting down or starting
- * (57P01-57P03), no connection slot left (53300).
- */
-const POSTGRES_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
+/** A PostgreSQL error code (SQLSTATE): five digits or upper-case letters, its class the first two. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
 
-/** What pg and TypeORM say when the connection is gone or cannot be made. */
-const UNAVAILABLE_WORDS =
-  /Connection terminated|connection error and is not queryable|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery mode)|Connection is not established/i;
+/**
+ * SQLSTATEs that say the server cannot serve this connection now, whatever the statement: class 08
+ * (connection exceptions), 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now
+ * (starting up, shutting down, in recovery), 57P05 idle session timeout, 53300 too many connections.
+ */
+function connectionLost(sqlstate: string): boolean {
+  return sqlstate.startsWith('08') || /^57P0[1235]$/.test(sqlstate) || sqlstate === '53300';
+}
+
+/**
+ * 55000 (object not in prerequisite state) is what a server answers a new connection to a database
+ * that does not accept connections now ("database ... is not currently accepting connections": a
+ * restore, a failover, an operator's ALLOW_CONNECTIONS false). Met while connecting it is an outage;
+ * raised by a statement (a sequence's currval not yet defined...) it is a fault of the code.
+ */
+const REFUSED_AT_CONNECT = '55000';
 
 function codeOf(error: object): string | undefined {
   const code = (error as { code?: unknown }).code;
@@ -28,19 +39,42 @@ function codeOf(error: object): string | undefined {
 }
 
 /**
- * Is this a dependency being away (the database unreachable, restarting, failing over or out of
- * connections; any server refusing or dropping the connection) rather than a fault of the request
- * or of the code? Looks through TypeORM's wrapper (`driverError`), `cause` and the AggregateError
- * Node gives when every address of a host refuses.
+ * What the pg driver rejects a query with when it never got the server's answer: the connection
+ * ended, timed out or broke ("Connection terminated unexpectedly", "not queryable"). Those are
+ * plain `Error`s without a SQLSTATE, whereas every answer of the server carries one; a `TypeError`
+ * or the like (a bug in the parameters) is not one of them.
+ */
+function isDriverConnectionFailure(driverError: unknown): boolean {
+  return driverError instanceof Error && driverError.constructor === Error && codeOf(driverError) === undefined;
+}
+
+/**
+ * Is this a dependency being away (the database unreachable, restarting, failing over, refusing
+ * connections or out of them; any server refusing or dropping the connection) rather than a fault
+ * of the request or of the code? Decided by codes and types, never by an error's words: the
+ * SQLSTATE (class 08, 57P01-57P03, 53300; 55000 only while connecting), Node's socket codes,
+ * TypeORM's QueryRunnerAlreadyReleasedError and QueryRunnerProviderAlreadyReleasedError (a
+ * transaction whose connection was lost and released under it) and a query the driver failed without any answer of the server. Looks through
+ * TypeORM's wrapper (`driverError`), `cause` and the AggregateError Node gives when every address
+ * of a host refuses.
  */
 export function isInfrastructureUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 3) return false;
+  // TypeORM releases a query runner whose connection emitted an error (the server ended it); what
+  // the transaction does next on it fails so, by the runner or by its entity manager.
+  if (error instanceof QueryRunnerAlreadyReleasedError || error instanceof QueryRunnerProviderAlreadyReleasedError) return true;
+  if (error instanceof QueryFailedError) {
+    const driverError: unknown = error.driverError;
+    if (isDriverConnectionFailure(driverError)) return true;
+    const sqlstate = driverError && typeof driverError === 'object' ? codeOf(driverError) : undefined;
+    if (sqlstate && SQLSTATE.test(sqlstate)) return connectionLost(sqlstate);
+    return isInfrastructureUnavailable(driverError, depth + 1);
+  }
   const code = codeOf(error);
-  if (code && (NETWORK_CODES.has(code) || POSTGRES_UNAVAILABLE.test(code))) return true;
-  const message = (error as { message?: unknown }).message;
-  if (typeof message === 'string' && UNAVAILABLE_WORDS.test(message)) return true;
+  if (code && NETWORK_CODES.has(code)) return true;
+  // Not from a statement (TypeORM wraps those above): the driver connecting, or a pool handing out a connection.
+  if (code && SQLSTATE.test(code) && (connectionLost(code) || code === REFUSED_AT_CONNECT)) return true;
   const nested = [
-    (error as { driverError?: unknown }).driverError,
     (error as { cause?: unknown }).cause,
     ...((error as { errors?: unknown }).errors instanceof Array ? (error as { errors: unknown[] }).errors : []),
   ];

@@ -1,5 +1,6 @@
+import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { z } from 'zod';
-import { DomainError, RpcCallError } from './domain-error';
+import { DomainError, retryAfterOf, RpcCallError } from './domain-error';
 import { toRpcError } from './to-rpc-error';
 
 describe('toRpcError', () => {
@@ -36,8 +37,10 @@ describe('toRpcError', () => {
   it('answers 503 (try again shortly) when the database is unreachable or restarting', () => {
     for (const error of [
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
-      new Error('Connection terminated unexpectedly'),
+      new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly')),
       Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('database "app" is not currently accepting connections'), { code: '55000' }),
+      new QueryRunnerAlreadyReleasedError(),
     ]) {
       expect(toRpcError(error, 'r')).toEqual({
         shape: { status: 503, detail: 'The service is temporarily unavailable; please try again shortly', code: 'unavailable' },
@@ -49,5 +52,22 @@ describe('toRpcError', () => {
   it('hides anything else behind a 500 with the request id', () => {
     const result = toRpcError(new TypeError('cannot read x of undefined at /srv/secret.ts'), 'req-9');
     expect(result).toEqual({ shape: { status: 500, detail: 'Internal error (request req-9)', code: 'internal' }, unexpected: true });
+  });
+});
+
+describe('retryAfterOf: every 503, 504 and 429 says when to try again', () => {
+  it("keeps the error's own hint, also across the bus (retry_after in the RPC error shape)", () => {
+    const limited = new DomainError('rate_limited', 'Too many', 429, { retryAfterSeconds: 42 });
+    expect(limited.toShape()).toMatchObject({ retry_after: 42 });
+    expect(retryAfterOf(new RpcCallError(limited.toShape(), 'chat.message.send'), 429)).toBe(42);
+  });
+
+  it('gives a default to a 503, a 504 and a 429 without one, and nothing to other statuses', () => {
+    const bare = (status: number) => new RpcCallError({ status, detail: 'x' }, 'memory.search');
+    expect(retryAfterOf(bare(503), 503)).toBeGreaterThan(0);
+    expect(retryAfterOf(bare(504), 504)).toBeGreaterThan(0);
+    expect(retryAfterOf(bare(429), 429)).toBeGreaterThan(0);
+    expect(retryAfterOf(bare(404), 404)).toBeUndefined();
+    expect(retryAfterOf(bare(500), 500)).toBeUndefined();
   });
 });

@@ -31,6 +31,8 @@ export async function createBus(env: RuntimeEnv, connectionName: string): Promis
       prefix: env.BUS_PREFIX,
       name: connectionName,
       eventReplicas: env.JETSTREAM_REPLICAS,
+      eventRetentionDays: env.EVENT_RETENTION_DAYS,
+      eventMaxBytes: env.EVENT_STREAM_MAX_BYTES,
     });
   } catch (error) {
     throw new Error(`Cannot reach NATS at ${env.NATS_URL}: ${error instanceof Error ? error.message : String(error)}`);

@@ -10,6 +10,7 @@ import {
   CreateForgottenUsers1763700000002,
   CreateLivingUserFunction1795451730725,
   CreateProcessedEvents1763700000000,
+  IndexProcessedEventsByAge1795674400000,
 } from '../database/processed-events';
 import { AppLogger } from '../logging/logger';
 import { platformMetrics } from '../telemetry/metrics';
@@ -20,6 +21,7 @@ import { RpcClient } from '../transport/rpc-client';
 import { BUS, HealthService, SERVICE_NAME } from './health.service';
 import { drainService, ServiceLifecycle, type DrainOutcome } from './lifecycle';
 import { PassThroughRpcFilter } from './pass-through.filter';
+import { ProcessedEventsPruner } from './processed-events-pruner';
 import type { Runtime } from './runtime';
 import type { ServiceDefinition } from './service-definition';
 import type { ShutdownPlan } from './shutdown';
@@ -46,6 +48,7 @@ export const PLATFORM_MIGRATIONS = [
   CreateForgottenUsers1763700000002,
   CreateOutbox1765600000000,
   CreateLivingUserFunction1795451730725,
+  IndexProcessedEventsByAge1795674400000,
 ];
 
 export function dataSourceFor(definition: ServiceDefinition, runtime: Pick<Runtime, 'env' | 'databaseUrl'>): DataSource {
@@ -112,6 +115,7 @@ function rootModule(
       { provide: Outbox, useValue: outbox },
       { provide: ServiceLifecycle, useValue: lifecycle },
       HealthService,
+      ProcessedEventsPruner,
     ],
     exports: [
       SERVICE_NAME,

@@ -18,6 +18,12 @@ export const METRIC_NAMES = {
   outboxLag: 'assistant_outbox_lag_seconds',
   /** Each service's outbox: events not yet relayed (gauge). */
   outboxPending: 'assistant_outbox_pending_events',
+  /**
+   * Every consumer of events: an event that reached it again after it was applied, and was caught by
+   * the processed-event table (counter; `consumer`). A burst after a NATS restart is a consumer that
+   * lost its acknowledged floor (see e2e/faults/nats-kill-redelivery).
+   */
+  eventsRedelivered: 'assistant_events_redelivered',
   /** SMS: texts the operator's ceiling kept from going out (counter; `reason` minute_ceiling: delayed, day_ceiling: held). */
   smsTextsHeld: 'assistant_sms_texts_held',
 } as const;
@@ -34,6 +40,8 @@ export const METRIC_LABELS = {
   service: 'assistant_service',
   /** Why a text was held (minute_ceiling, day_ceiling). */
   reason: 'reason',
+  /** Which consumer of events (a service's durable handler, as named in its processed-event table). */
+  consumer: 'consumer',
 } as const;
 
 /** How a bus request/reply ended: answered (ok or with an error), or not at all. */
@@ -72,6 +80,7 @@ export class PlatformMetrics {
   private httpDuration?: Histogram;
   private rpcDuration?: Histogram;
   private smsHeld?: Counter;
+  private eventsRedelivered?: Counter;
   private binding?: object;
   private activeReplyStreams = 0;
   private hostsReplyStreams = false;
@@ -99,6 +108,11 @@ export class PlatformMetrics {
   /** A text the operator's ceiling kept from going out (SMS_TEXTS_PER_MINUTE: delayed; SMS_TEXTS_PER_DAY: held). */
   recordSmsHeld(reason: 'minute_ceiling' | 'day_ceiling'): void {
     this.smsHeld?.add(1, { [METRIC_LABELS.reason]: reason });
+  }
+
+  /** An event that came again to `consumer` after it was applied (the processed-event table caught it). */
+  recordEventRedelivered(consumer: string): void {
+    this.eventsRedelivered?.add(1, { [METRIC_LABELS.consumer]: consumer });
   }
 
   /** This process writes replies: it reports `assistant_active_reply_streams` (0 included). */
@@ -167,12 +181,17 @@ export class PlatformMetrics {
       description: "Texts the operator's ceiling kept from going out (minute_ceiling: delayed, day_ceiling: held for good)",
     });
 
+    const eventsRedelivered = meter.createCounter(METRIC_NAMES.eventsRedelivered, {
+      description: 'Events that reached a consumer again after it had applied them (caught by its processed-event table)',
+    });
+
     const stopProcessMetrics = observeProcess(meter);
     const binding = {};
     this.binding = binding;
     this.httpDuration = httpDuration;
     this.rpcDuration = rpcDuration;
     this.smsHeld = smsHeld;
+    this.eventsRedelivered = eventsRedelivered;
     return () => {
       streams.removeCallback(observeStreams);
       meter.removeBatchObservableCallback(observeOutboxes, [outboxLag, outboxPending]);
@@ -182,6 +201,7 @@ export class PlatformMetrics {
       this.httpDuration = undefined;
       this.rpcDuration = undefined;
       this.smsHeld = undefined;
+      this.eventsRedelivered = undefined;
     };
   }
 

@@ -231,6 +231,17 @@ export class BusServer extends Server implements CustomTransportStrategy {
             );
           }
           context.user_id = envelope.data.caller.user_id;
+          // The caller gave up waiting for the stream's acceptance (this process was frozen or too
+          // busy) and may have asked another replica: starting now would do the work twice. Nothing
+          // is answered, nothing is done (the handler is not even called).
+          const acceptBy = Number(request.headers[BUS_HEADERS.streamAcceptBy]);
+          if (contract.kind === 'stream' && acceptBy > 0 && Date.now() > acceptBy) {
+            this.log.warn(
+              `Did not start a ${contract.subject} stream its caller stopped waiting for ${Date.now() - acceptBy} ms ago`,
+              'BusServer',
+            );
+            return;
+          }
           const input = { caller: envelope.data.caller, data: data.data };
           const busContext = new BusContext([contract.subject, request.headers]);
           try {

@@ -55,6 +55,11 @@ export const BUS_HEADERS = {
    * frames were sent before it, so a lost frame is noticed.
    */
   streamHeartbeat: 'x-stream-heartbeat',
+  /**
+   * On a stream call with an acceptance deadline: epoch ms past which the service must not start it
+   * (the caller has given up on it and may have asked another replica).
+   */
+  streamAcceptBy: 'x-stream-accept-by',
   eventSubject: 'x-event-subject',
 } as const;
 

@@ -15,6 +15,7 @@ import {
 import {
   AckPolicy,
   DeliverPolicy,
+  DiscardPolicy,
   jetstream,
   jetstreamManager,
   RetentionPolicy,
@@ -64,8 +65,13 @@ export interface NatsBusOptions {
   prefix?: string;
   /** Connection name shown by the NATS server (`nats server report connections`). */
   name: string;
-  /** How long events are kept in the stream. */
+  /** How long events are kept in the stream (its max_age). */
   eventRetentionDays?: number;
+  /**
+   * The stream's size limit (max_bytes, default 1 GiB). When it is full a publish is refused
+   * (discard new): the outboxes keep the events and retry, none is dropped unseen.
+   */
+  eventMaxBytes?: number;
   /** Client pings: a server that stops answering is given up on after `pingIntervalMs` x 2. */
   pingIntervalMs?: number;
   /**
@@ -74,6 +80,13 @@ export interface NatsBusOptions {
    */
   eventReplicas?: number;
 }
+
+/**
+ * The event stream's duplicate window: a message published again with the same Nats-Msg-Id within
+ * it is dropped (an outbox relay that retries). Processed-event ids are kept past it (see
+ * processedEventHorizonMs).
+ */
+export const EVENT_DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 
 /** The distributed mode's bus: NATS request/reply with queue groups, and JetStream for events. */
 export class NatsBus implements Bus {
@@ -90,6 +103,7 @@ export class NatsBus implements Bus {
     readonly prefix: string,
     private readonly retentionDays: number,
     private readonly eventReplicas: number,
+    private readonly eventMaxBytes: number,
   ) {}
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
@@ -105,7 +119,15 @@ export class NatsBus implements Bus {
       noAsyncTraces: true,
     });
     const jsm = await jetstreamManager(nc);
-    const bus = new NatsBus(nc, jetstream(nc), jsm, options.prefix ?? '', options.eventRetentionDays ?? 7, options.eventReplicas ?? 1);
+    const bus = new NatsBus(
+      nc,
+      jetstream(nc),
+      jsm,
+      options.prefix ?? '',
+      options.eventRetentionDays ?? 7,
+      options.eventReplicas ?? 1,
+      options.eventMaxBytes ?? 1_073_741_824,
+    );
     bus.watchConnection();
     return bus;
   }
@@ -252,7 +274,9 @@ export class NatsBus implements Bus {
         retention: RetentionPolicy.Limits,
         storage: StorageType.File,
         max_age: nanos(this.retentionDays * 24 * 3600 * 1000),
-        duplicate_window: nanos(2 * 60 * 1000),
+        max_bytes: this.eventMaxBytes,
+        discard: DiscardPolicy.New,
+        duplicate_window: nanos(EVENT_DUPLICATE_WINDOW_MS),
       };
       try {
         await this.jsm.streams.info(this.streamName);

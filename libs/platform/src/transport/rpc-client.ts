@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller, ChunkOf, RequestOf, ResponseOf, RpcContract, RpcErrorShape, StreamContract } from '@app/contracts';
+import {
+  healthContract,
+  systemCaller,
+  type Caller,
+  type ChunkOf,
+  type RequestOf,
+  type ResponseOf,
+  type RpcContract,
+  type RpcErrorShape,
+  type StreamContract,
+} from '@app/contracts';
 import { RpcCallError } from '../errors/domain-error';
 import { platformMetrics, type RpcOutcome } from '../telemetry/metrics';
 import { injectTraceContext, startClientSpan, withSpan, type OpenSpan } from '../telemetry/trace-context';
@@ -13,12 +23,22 @@ import {
   StreamAcceptedSchema,
   type RequestEnvelope,
 } from './codec';
+import { CircuitBreakers, CircuitOpenError, type CircuitBreakerOptions, type CircuitTicket } from './circuit-breaker';
 import { StreamInbox, type Clock, type StreamFailureCause } from './stream-inbox';
 
 export interface CallOptions {
   timeoutMs?: number;
   /** Streams: stops waiting for frames (the generator throws the signal's reason). */
   signal?: AbortSignal;
+  /**
+   * Streams: how long the service has to accept the stream (a live one does in milliseconds), apart
+   * from `timeoutMs`, which then only bounds the wait for each next frame. Past it the stream is
+   * answered 503 with `Retry-After`, and the service is told not to start it any more (the
+   * `x-stream-accept-by` deadline), so nothing was done.
+   */
+  acceptTimeoutMs?: number;
+  /** Streams with `acceptTimeoutMs`: a stream not accepted in time is asked for once more (another replica takes it). */
+  retryUnaccepted?: boolean;
 }
 
 export interface RpcClientOptions {
@@ -26,18 +46,31 @@ export interface RpcClientOptions {
   heartbeatMisses?: number;
   /** For tests of the stream watchdog. */
   clock?: Clock;
+  /** The circuit breakers' settings (one per dependency); `false` turns them off. */
+  breaker?: Partial<CircuitBreakerOptions> | false;
 }
+
+/** Failures in a row that open a dependency's circuit, and how long it stays open, unless configured. */
+export const DEFAULT_BREAKER: CircuitBreakerOptions = { failureThreshold: 3, openMs: 5_000 };
 
 /** Seconds a client is told to wait before trying again when the bus or a service is away. */
 const RETRY_SOON_SECONDS = 2;
+/** The longest a half-open circuit's probe (the service's health subject) waits for an answer. */
+const PROBE_TIMEOUT_MS = 1_500;
 
 function serviceOf(subject: string): string {
   return subject.split('.')[0];
 }
 
+const NO_TICKET: CircuitTicket = { answered: () => undefined, failed: () => undefined, released: () => undefined };
+
+/** No acceptance of a stream within its deadline: nobody took it (the service died or froze). */
+class StreamNotAccepted extends Error {}
+
 /** The caller's side of every RPC: typed by the contract, always with a timeout. */
 export class RpcClient {
   private readonly heartbeatMisses: number;
+  private readonly breakers?: CircuitBreakers;
 
   constructor(
     private readonly bus: Bus,
@@ -45,11 +78,32 @@ export class RpcClient {
     private readonly options: RpcClientOptions = {},
   ) {
     this.heartbeatMisses = options.heartbeatMisses ?? 3;
+    if (options.breaker !== false) {
+      this.breakers = new CircuitBreakers({ ...DEFAULT_BREAKER, probe: (service) => this.probe(service), ...options.breaker });
+    }
   }
 
-  /** The client of a process, with its configured timeout and heartbeat tolerance. */
-  static forRuntime(runtime: { bus: Bus; env: { RPC_TIMEOUT_MS: number; STREAM_HEARTBEAT_MISSES?: number } }): RpcClient {
-    return new RpcClient(runtime.bus, runtime.env.RPC_TIMEOUT_MS, { heartbeatMisses: runtime.env.STREAM_HEARTBEAT_MISSES });
+  /** The client of a process, with its configured timeout, heartbeat tolerance and circuit breakers. */
+  static forRuntime(runtime: {
+    bus: Bus;
+    env: { RPC_TIMEOUT_MS: number; STREAM_HEARTBEAT_MISSES?: number; RPC_BREAKER_FAILURES?: number; RPC_BREAKER_OPEN_MS?: number };
+  }): RpcClient {
+    return new RpcClient(runtime.bus, runtime.env.RPC_TIMEOUT_MS, {
+      heartbeatMisses: runtime.env.STREAM_HEARTBEAT_MISSES,
+      breaker: {
+        failureThreshold: runtime.env.RPC_BREAKER_FAILURES ?? DEFAULT_BREAKER.failureThreshold,
+        openMs: runtime.env.RPC_BREAKER_OPEN_MS ?? DEFAULT_BREAKER.openMs,
+      },
+    });
+  }
+
+  /**
+   * Whether calls to the service of `subject` are refused at once right now (its circuit is open:
+   * it stopped answering): a caller with something better to do than wait (a reply without
+   * memories) can skip it.
+   */
+  isKnownDown(subject: string): boolean {
+    return this.breakers?.isRefusing(serviceOf(subject)) ?? false;
   }
 
   async call<C extends RpcContract>(contract: C, data: RequestOf<C>, caller: Caller, options: CallOptions = {}): Promise<ResponseOf<C>> {
@@ -59,10 +113,75 @@ export class RpcClient {
       'client',
       { 'messaging.system': this.bus.kind, 'rpc.method': contract.subject },
       async () => {
-        const envelope = await this.send(contract.subject, { caller, data }, this.headersFor(caller), timeoutMs);
+        const envelope = await this.guarded(contract.subject, (ticket) =>
+          this.send(contract.subject, { caller, data }, this.headersFor(caller), timeoutMs, ticket),
+        );
         if (!envelope.ok) throw new RpcCallError(envelope.error, contract.subject);
         return this.parseBody(contract.subject, contract.response, envelope.data) as ResponseOf<C>;
       },
+    );
+  }
+
+  /**
+   * Runs `work` through the circuit of the subject's service: refused at once (503) while it is
+   * open, and given up on (503) as soon as it opens while `work` waits.
+   */
+  private async guarded<T>(subject: string, work: (ticket: CircuitTicket) => Promise<T>): Promise<T> {
+    if (!this.breakers) return work(NO_TICKET);
+    const service = serviceOf(subject);
+    let ticket: CircuitTicket;
+    try {
+      ticket = await this.breakers.admit(service);
+    } catch (error) {
+      if (error instanceof CircuitOpenError) throw this.circuitOpen(subject, error.retryAfterSeconds);
+      throw error;
+    }
+    // A call that has its own outcome (its own timeout opened the circuit) keeps it.
+    let decided = false;
+    const own: CircuitTicket = {
+      answered: () => ((decided = true), ticket.answered()),
+      failed: () => ((decided = true), ticket.failed()),
+      released: () => ticket.released(),
+    };
+    let stopWatching = () => {};
+    const tripped = new Promise<never>((_, reject) => {
+      stopWatching = this.breakers!.onTrip(service, () => {
+        if (!decided) reject(this.circuitOpen(subject, this.breakers!.retryAfterSeconds(service)));
+      });
+    });
+    try {
+      return await Promise.race([work(own), tripped]);
+    } finally {
+      stopWatching();
+      ticket.released(); // a no-op when the outcome was reported
+    }
+  }
+
+  /**
+   * Whether a service whose circuit is open answers again: its health subject, with a short
+   * deadline. Any answer will do (a report of a database away too), and so will nobody serving it
+   * (calls then fail at once, and go through as soon as a process serves it again).
+   */
+  private async probe(service: string): Promise<boolean> {
+    const timeoutMs = Math.min(PROBE_TIMEOUT_MS, this.defaultTimeoutMs);
+    const subject = healthContract(service).subject;
+    try {
+      await this.bus.request(subject, encode({ caller: systemCaller(`circuit-probe-${randomUUID()}`), data: {} }), {}, timeoutMs);
+      return true;
+    } catch (error) {
+      return error instanceof BusNoRespondersError;
+    }
+  }
+
+  private circuitOpen(subject: string, retryAfterSeconds: number): RpcCallError {
+    return new RpcCallError(
+      {
+        status: 503,
+        detail: `The ${serviceOf(subject)} service is not answering right now; please try again shortly`,
+        code: 'unavailable',
+      },
+      subject,
+      { retryAfterSeconds },
     );
   }
 
@@ -101,9 +220,7 @@ export class RpcClient {
       const inbox = this.bus.createInbox();
       const subscription = await this.subscribe(contract.subject, inbox, frames);
       try {
-        // Asks for heartbeats; a service of an older version ignores the header and sends none.
-        const headers = { ...this.headersFor(caller, span), [BUS_HEADERS.streamInbox]: inbox, [BUS_HEADERS.streamHeartbeat]: '1' };
-        const accepted = await this.send(contract.subject, { caller, data }, headers, timeoutMs);
+        const accepted = await this.accept(contract.subject, { caller, data }, this.headersFor(caller, span), inbox, timeoutMs, options);
         if (!accepted.ok) throw new RpcCallError(accepted.error, contract.subject);
         open = true;
         const terms = StreamAcceptedSchema.safeParse(accepted.data);
@@ -141,11 +258,50 @@ export class RpcClient {
     }
   }
 
+  /**
+   * Asks the service to stream to `inbox` and waits for its acceptance: within `acceptTimeoutMs`
+   * when given (the service is told the deadline and starts nothing past it), once more when
+   * `retryUnaccepted`; else within the stream's `timeoutMs`.
+   */
+  private async accept(
+    subject: string,
+    envelope: RequestEnvelope,
+    baseHeaders: Headers,
+    inbox: string,
+    timeoutMs: number,
+    options: CallOptions,
+  ) {
+    // Asks for heartbeats; a service of an older version ignores the header and sends none.
+    const headers = { ...baseHeaders, [BUS_HEADERS.streamInbox]: inbox, [BUS_HEADERS.streamHeartbeat]: '1' };
+    const acceptMs = options.acceptTimeoutMs;
+    if (acceptMs === undefined) return this.guarded(subject, (ticket) => this.send(subject, envelope, headers, timeoutMs, ticket));
+    const attempts = options.retryUnaccepted ? 2 : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.guarded(subject, (ticket) =>
+          this.send(subject, envelope, { ...headers, [BUS_HEADERS.streamAcceptBy]: String(Date.now() + acceptMs) }, acceptMs, ticket, true),
+        );
+      } catch (error) {
+        if (!(error instanceof StreamNotAccepted)) throw error;
+        if (attempt < attempts && !options.signal?.aborted) continue;
+        throw new RpcCallError(
+          {
+            status: 503,
+            detail: `The ${serviceOf(subject)} service did not take the request (no answer within ${acceptMs} ms); please try again`,
+            code: 'unavailable',
+          },
+          subject,
+          { retryAfterSeconds: RETRY_SOON_SECONDS },
+        );
+      }
+    }
+  }
+
   private async subscribe(subject: string, inbox: string, frames: StreamInbox) {
     try {
       return await this.bus.subscribe(inbox, (message) => frames.receive(message.headers, message.data));
     } catch (error) {
-      if (error instanceof BusUnavailableError) throw this.busDown(subject);
+      if (error instanceof BusUnavailableError || !this.bus.connected) throw this.busDown(subject);
       throw error;
     }
   }
@@ -172,15 +328,30 @@ export class RpcClient {
     return injectTraceContext({ [BUS_HEADERS.requestId]: caller.request_id || randomUUID() }, span?.context);
   }
 
-  /** One request/reply over the bus, measured (assistant_bus_rpc_duration_seconds): the answer's envelope. */
-  private async send(subject: string, envelope: RequestEnvelope, headers: Headers, timeoutMs: number) {
+  /**
+   * One request/reply over the bus, measured (assistant_bus_rpc_duration_seconds): the answer's
+   * envelope. Tells the circuit how it went; `acceptance` (a stream's): a timeout is StreamNotAccepted.
+   */
+  private async send(
+    subject: string,
+    envelope: RequestEnvelope,
+    headers: Headers,
+    timeoutMs: number,
+    ticket: CircuitTicket,
+    acceptance = false,
+  ) {
     const started = performance.now();
     let outcome: RpcOutcome = 'error';
     try {
-      const answer = this.parseEnvelope(subject, await this.bus.request(subject, encode(envelope), headers, timeoutMs));
+      const reply = await this.bus.request(subject, encode(envelope), headers, timeoutMs);
+      ticket.answered();
+      const answer = this.parseEnvelope(subject, reply);
       if (answer.ok) outcome = 'ok';
       return answer;
     } catch (error) {
+      // A timeout is what the circuit saves callers from; nobody serving the subject fails at once
+      // anyway, and must not hold the circuit open once a process serves it again.
+      if (error instanceof BusTimeoutError) ticket.failed();
       if (error instanceof BusNoRespondersError) {
         outcome = 'no_responders';
         throw new RpcCallError(
@@ -192,8 +363,10 @@ export class RpcClient {
       if (error instanceof BusUnavailableError) throw this.busDown(subject);
       if (error instanceof BusTimeoutError) {
         outcome = 'timeout';
-        throw this.timeoutError(subject, timeoutMs);
+        throw acceptance ? new StreamNotAccepted() : this.timeoutError(subject, timeoutMs);
       }
+      // Whatever else the transport threw while its connection is down is the bus being away, not a bug.
+      if (!this.bus.connected) throw this.busDown(subject);
       throw error;
     } finally {
       platformMetrics.recordRpc(subject, outcome, (performance.now() - started) / 1000);
@@ -206,7 +379,7 @@ export class RpcClient {
       detail: `The ${serviceOf(subject)} service did not answer in time (${timeoutMs} ms)`,
       code: 'timeout',
     };
-    return new RpcCallError(shape, subject);
+    return new RpcCallError(shape, subject, { retryAfterSeconds: RETRY_SOON_SECONDS });
   }
 
   private parseEnvelope(subject: string, reply: { data: Uint8Array }) {

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
-import { DomainError, KEY_VALUE_STORE, SERVICE_CONFIG, type KeyValueStore } from '@app/platform';
+import { DomainError, KEY_VALUE_STORE, secondsToWindowEnd, SERVICE_CONFIG, type KeyValueStore } from '@app/platform';
 import type { ChatConfig } from '../config';
 
 /** Counters live a little longer than their UTC day. */
 const COUNTER_TTL_SECONDS = 26 * 3600;
+const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * Messages a user may send per UTC day (a guest fewer than an account): past it, 429 before the
@@ -28,6 +29,8 @@ export class DailyLimit {
         caller.is_anon
           ? `You have reached today's limit of ${limit} messages for guests. Sign in to keep chatting.`
           : `You have reached today's limit of ${limit} messages. It resets at midnight UTC.`,
+        429,
+        { retryAfterSeconds: secondsToWindowEnd(DAY_MS, now.getTime()) },
       );
     }
   }

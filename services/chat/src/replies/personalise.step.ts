@@ -27,7 +27,7 @@ const NOTHING: Personalisation = { memories: [], showQuery: false };
 @Injectable()
 export class PersonaliseStep {
   constructor(
-    @Inject(RpcClient) private readonly rpc: Pick<RpcClient, 'call'>,
+    @Inject(RpcClient) private readonly rpc: Pick<RpcClient, 'call'> & Partial<Pick<RpcClient, 'isKnownDown'>>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
     @Inject(InsiderFlagsCache) private readonly flags: Pick<InsiderFlagsCache, 'showsRewrittenQuery'>,
   ) {}
@@ -61,6 +61,8 @@ export class PersonaliseStep {
   }
 
   private async memoriesFor(caller: Caller, query: string): Promise<RelevantMemory[]> {
+    // The memory service stopped answering (its circuit is open): the reply goes on at once without.
+    if (this.rpc.isKnownDown?.(MEMORY_RPC.relevant.subject)) return [];
     try {
       const answer = await this.rpc.call(MEMORY_RPC.relevant, { query: query.slice(0, 32_000), limit: MEMORY_LIMIT }, caller, {
         timeoutMs: PERSONALISE_TIMEOUT_MS,

@@ -182,6 +182,19 @@ describe('RepliesService', () => {
       await expect(limit.take(OWNER, new Date('2026-03-02T00:00:01Z'))).resolves.toBeUndefined();
       await expect(limit.take(STRANGER, new Date('2026-03-01T23:59:59Z'))).resolves.toBeUndefined();
     });
+
+    it('says when to try again: the seconds to the next UTC midnight (Retry-After)', async () => {
+      const { kv, config } = setup();
+      const limit = new DailyLimit(kv, config);
+      for (let i = 0; i < 3; i++) await limit.take(OWNER, new Date('2026-03-01T23:00:00Z'));
+      await expect(limit.take(OWNER, new Date('2026-03-01T23:59:00Z'))).rejects.toMatchObject({
+        status: 429,
+        retryAfterSeconds: 60,
+        toShape: expect.any(Function),
+      });
+      const error = (await limit.take(OWNER, new Date('2026-03-01T23:59:00Z')).catch((e: unknown) => e)) as { toShape(): unknown };
+      expect(error.toShape()).toMatchObject({ status: 429, retry_after: 60 });
+    });
   });
 
   describe('regenerate', () => {

@@ -2,7 +2,7 @@ import { Controller, Header, Inject, Query, Req, Res } from '@nestjs/common';
 import { HEADERS } from '@app/contracts';
 import { AUTH_RPC, PhoneCallbackQuerySchema, type LoginOutcome, type LoginResult } from '@app/contracts/auth';
 import { API } from '@app/contracts/gateway';
-import { DomainError, KEY_VALUE_STORE, RpcCallError, RpcClient, type KeyValueStore } from '@app/platform';
+import { DomainError, KEY_VALUE_STORE, RpcCallError, RpcClient, secondsToWindowEnd, type KeyValueStore } from '@app/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { GatewayConfig } from '../config';
@@ -67,7 +67,9 @@ export class AuthController {
   async anon(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<LoginResult> {
     const window = Math.floor(Date.now() / 3_600_000);
     if ((await this.kv.increment(`auth:guests:ip:${request.ip}:${window}`, 3600)) > this.config.GUESTS_PER_IP_PER_HOUR) {
-      throw new DomainError('rate_limited', 'Too many new guests from your network. Try again later.');
+      throw new DomainError('rate_limited', 'Too many new guests from your network. Try again later.', 429, {
+        retryAfterSeconds: secondsToWindowEnd(3_600_000),
+      });
     }
     const outcome = await this.rpc.call(AUTH_RPC.createGuest, { client: clientOf(request) }, callerOf(request));
     return deliverLogin(request, reply, outcome);

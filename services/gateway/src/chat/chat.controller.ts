@@ -31,14 +31,29 @@ export class ChatController {
     @Res() reply: FastifyReply,
   ) {
     const open = (signal: AbortSignal) =>
-      this.rpc.stream(CHAT_RPC.send, { ...params, ...body }, callerOf(request), { timeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS, signal });
+      this.rpc.stream(CHAT_RPC.send, { ...params, ...body }, callerOf(request), this.streamOptions(signal));
     return sendEventStream(request, reply, open, this.logger, this.lifecycle);
   }
 
   @Route(API.chat.regenerate)
   regenerate(@ValidParams() params: ParamsOf<typeof API.chat.regenerate>, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const open = (signal: AbortSignal) =>
-      this.rpc.stream(CHAT_RPC.regenerate, params, callerOf(request), { timeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS, signal });
+    const open = (signal: AbortSignal) => this.rpc.stream(CHAT_RPC.regenerate, params, callerOf(request), this.streamOptions(signal));
     return sendEventStream(request, reply, open, this.logger, this.lifecycle);
+  }
+
+  /**
+   * A live chat service accepts a stream in milliseconds: one that has not within
+   * STREAM_ACCEPT_TIMEOUT_MS (it died or froze with the request) started nothing (it is told the
+   * deadline), so the request goes once more, to another replica; else 503 with Retry-After. Once
+   * accepted, the stream may go quiet for STREAM_IDLE_TIMEOUT_MS (a producer that dies is noticed
+   * by its missing heartbeats within seconds).
+   */
+  private streamOptions(signal: AbortSignal) {
+    return {
+      timeoutMs: this.config.STREAM_IDLE_TIMEOUT_MS,
+      acceptTimeoutMs: this.config.STREAM_ACCEPT_TIMEOUT_MS,
+      retryUnaccepted: true,
+      signal,
+    };
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { applyOnce, isForgotten, lockUser } from '@app/platform';
+import { applyOnce, isForgotten, lockUser, platformMetrics } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { MergeCandidate, MergePlan } from '../extraction/merge-plan';
@@ -171,6 +171,8 @@ export class MemoriesRepository {
       EXTRACTION_CONSUMER,
       eventId,
     ]);
+    // A redelivery, caught before the model is asked anything: counted with those applyOnce catches.
+    if (rows.length > 0) platformMetrics.recordEventRedelivered(EXTRACTION_CONSUMER);
     return rows.length > 0;
   }
 
