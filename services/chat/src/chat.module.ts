@@ -21,6 +21,10 @@ import { ReplyRecovery } from './replies/reply-recovery';
 import { StopRegistry } from './replies/stop-registry';
 import { StoreStep } from './replies/store.step';
 import { StreamStep } from './replies/stream.step';
+import { ToolsStep } from './replies/tools.step';
+import { CHAT_TOOLS, type ChatTool } from './tools/chat-tool';
+import { ClockTool } from './tools/clock.tool';
+import { ToolRegistry } from './tools/tool-registry';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
 
@@ -42,7 +46,12 @@ import { TitleService } from './titles/title.service';
     InsiderFlagsCache,
     PromptStep,
     StreamStep,
+    ToolsStep,
     StoreStep,
+    // The tool loop's tools: built in (each feature provides its own), and the user's MCP servers'.
+    ToolRegistry,
+    { provide: ClockTool, useFactory: () => new ClockTool() },
+    { provide: CHAT_TOOLS, useFactory: (...tools: ChatTool[]) => tools, inject: [ClockTool] },
     AttachmentsService,
     StopRegistry,
     ReplyRecovery,

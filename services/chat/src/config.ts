@@ -19,6 +19,15 @@ export const chatEnvSchema = z.object({
   /** Tools offered to the Responses API. */
   CHAT_WEB_SEARCH: envHelpers.bool.default(true),
   CHAT_IMAGE_GENERATION: envHelpers.bool.default(true),
+  /**
+   * Rounds of tool calls (built-in tools, the user's MCP servers) one reply may make before the model
+   * must answer with what it has; 0 offers no tools at all.
+   */
+  CHAT_MAX_TOOL_STEPS: z.coerce.number().int().min(0).max(20).default(5),
+  /** How long one tool call may run before the model is told it timed out. */
+  CHAT_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
+  /** The most characters of a tool's output given to the model (the rest is cut, and the model told so). */
+  CHAT_TOOL_OUTPUT_MAX_CHARS: z.coerce.number().int().min(200).max(200_000).default(16_000),
   /** The persona replies are signed with. */
   CHAT_EXPERT_ID: z.string().default('assistant'),
   CHAT_EXPERT_NAME: z.string().default('Assistant'),

@@ -9,6 +9,7 @@ import { useEffectiveFlags } from '../../insider/hooks/insiderQueries';
 import { LazyMarkdown } from '../../markdown/components/LazyMarkdown';
 import type { DisplayMessage } from '../utils/history';
 import { BranchSwitcher } from './BranchSwitcher';
+import { ToolRuns } from './ToolRuns';
 import { IconButton } from '../../../ui/IconButton';
 import { ReadAloudButton } from '../../voice/components/ReadAloudButton';
 
@@ -175,6 +176,7 @@ export function MessageItem({
         <LazyMarkdown text={message.text} />
       </div>
       <Attachments files={message.files} shareId={shareId} label="Images and files of the reply" />
+      <ToolRuns runs={metadata.tools} />
       {metadata.incomplete && (
         <div className="notice notice--warning" role="note">
           <Icon name="alert" size={15} /> The reply was cut short.

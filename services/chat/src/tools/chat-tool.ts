@@ -1,0 +1,44 @@
+import type { Caller } from '@app/contracts';
+import type { z } from 'zod';
+
+/** What a tool knows of the reply it runs in. */
+export interface ToolCallContext {
+  readonly caller: Caller;
+  /** The conversation the reply is written in. */
+  readonly chatId: string;
+  /** Aborted when the tool's time is up or the user stops the reply: a tool gives up then. */
+  readonly signal: AbortSignal;
+}
+
+/** A tool's answer: what the model is told (`output`) and the line kept in the reply's metadata (`summary`). */
+export interface ToolResult {
+  output: string;
+  summary: string;
+}
+
+/**
+ * A tool the model can call. Its arguments are a zod schema: the model is shown its JSON Schema,
+ * and what the model writes is checked against it before `run` is called.
+ */
+export interface ChatTool<A = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: z.ZodType<A>;
+  /** What the user sees while it runs ("Setting a reminder"). */
+  label(args: A): string;
+  run(args: A, context: ToolCallContext): Promise<ToolResult>;
+}
+
+/**
+ * A tool refusing on purpose (not allowed, not possible for this user): the model is told why, in
+ * words it can pass on. Any other error is reported to the model as the tool having failed.
+ */
+export class ToolRefusal extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'ToolRefusal';
+  }
+}
+
+/** The tools offered to the model, provided by each feature (multi-provider token). */
+export const CHAT_TOOLS = Symbol('CHAT_TOOLS');
