@@ -25,12 +25,17 @@ import { ToolsStep } from './replies/tools.step';
 import { CHAT_TOOLS, type ChatTool } from './tools/chat-tool';
 import { ClockTool } from './tools/clock.tool';
 import { ToolRegistry } from './tools/tool-registry';
+import { ReminderDelivery } from './reminders/reminder-delivery';
+import { CancelReminderTool, ListRemindersTool, SetReminderTool, SetTimeZoneTool } from './reminders/reminder.tools';
+import { RemindersHandlers } from './reminders/reminders.handlers';
+import { RemindersRepository } from './reminders/reminders.repository';
+import { RemindersService } from './reminders/reminders.service';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
 
 /** Conversations and streamed replies: history, branches, feedback, sharing, the model, titles. */
 @Module({
-  controllers: [ChatHandlers, TitleHandlers],
+  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers],
   providers: [
     ChatRepository,
     ConversationsService,
@@ -51,7 +56,19 @@ import { TitleService } from './titles/title.service';
     // The tool loop's tools: built in (each feature provides its own), and the user's MCP servers'.
     ToolRegistry,
     { provide: ClockTool, useFactory: () => new ClockTool() },
-    { provide: CHAT_TOOLS, useFactory: (...tools: ChatTool[]) => tools, inject: [ClockTool] },
+    {
+      provide: CHAT_TOOLS,
+      useFactory: (...tools: ChatTool[]) => tools,
+      inject: [ClockTool, SetReminderTool, ListRemindersTool, CancelReminderTool, SetTimeZoneTool],
+    },
+    // Reminders: kept here, delivered at their time (in the portal, and by text through the sms service).
+    RemindersRepository,
+    RemindersService,
+    ReminderDelivery,
+    SetReminderTool,
+    ListRemindersTool,
+    CancelReminderTool,
+    SetTimeZoneTool,
     AttachmentsService,
     StopRegistry,
     ReplyRecovery,

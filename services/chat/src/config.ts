@@ -28,6 +28,22 @@ export const chatEnvSchema = z.object({
   CHAT_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
   /** The most characters of a tool's output given to the model (the rest is cut, and the model told so). */
   CHAT_TOOL_OUTPUT_MAX_CHARS: z.coerce.number().int().min(200).max(200_000).default(16_000),
+  /** Reminders: how often due ones are looked for, how long one replica holds one it delivers. */
+  REMINDER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  REMINDER_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** A reminder delivered this long after its time says how late it is. */
+  REMINDER_LATE_AFTER_MS: z.coerce.number().int().min(0).max(86_400_000).default(120_000),
+  /** Pending reminders per user. */
+  REMINDER_MAX_PENDING: z.coerce.number().int().min(1).max(10_000).default(100),
+  /** Quiet hours by default, local time (HH:MM): no reminder texts then unless the reminder was asked for then. */
+  REMINDER_QUIET_START: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM')
+    .default('22:00'),
+  REMINDER_QUIET_END: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM')
+    .default('08:00'),
   /** The persona replies are signed with. */
   CHAT_EXPERT_ID: z.string().default('assistant'),
   CHAT_EXPERT_NAME: z.string().default('Assistant'),

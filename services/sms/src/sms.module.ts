@@ -18,6 +18,8 @@ import { ReplyAnswer } from './channel/inbound/reply.answer';
 import { RouteStep } from './channel/inbound/route.step';
 import { InboundService } from './channel/inbound.service';
 import { DESTINATION_POLICY, OutboundQueue } from './channel/outbound-queue';
+import { ReminderTexts } from './channel/reminder-texts';
+import { ReminderTextsHandlers } from './channel/reminder-texts.handlers';
 import { destinationPolicyOf, ServiceNumbers } from './channel/service-numbers';
 import { WebhookSigning } from './channel/signing';
 import { ChannelStore } from './channel/store/channel-store';
@@ -39,7 +41,7 @@ import { smsSenderProvider } from './sms/sms-sender.provider';
  * `outbound_message` by user; SmsUserData finds the texts kept by number) around this module.
  */
 @Module({
-  controllers: [MessagesHandlers, ChannelHandlers],
+  controllers: [MessagesHandlers, ChannelHandlers, ReminderTextsHandlers],
   providers: [
     // The channel's tables
     ChannelStore,
@@ -70,6 +72,8 @@ import { smsSenderProvider } from './sms/sms-sender.provider';
     GroupAnswer,
     ReplyAnswer,
     Allowance,
+    // Reminders by text (the chat service owns reminders)
+    ReminderTexts,
     // Groups from the portal
     GroupsService,
     GroupJoins,

@@ -1,3 +1,4 @@
+import { REMINDER_INTENTS } from '../reminders/reminder-intents';
 import type { LlmToolCall, LlmTurn } from './llm-provider';
 
 /**
@@ -11,6 +12,8 @@ export interface OfflineIntent {
   match(message: string, now: Date): Record<string, unknown> | null;
   /** The answer once the tool has answered (its output as given to the model). */
   answer(output: unknown): string;
+  /** The answer when the tool refused or failed (its error as given to the model); the error as it is by default. */
+  failed?(error: string): string | null;
 }
 
 const CLOCK: OfflineIntent = {
@@ -22,7 +25,7 @@ const CLOCK: OfflineIntent = {
   },
 };
 
-export const OFFLINE_INTENTS: OfflineIntent[] = [CLOCK];
+export const OFFLINE_INTENTS: OfflineIntent[] = [...REMINDER_INTENTS, CLOCK];
 
 /** The tool call the user's last message asks for, among the tools offered; null when none. */
 export function offlineToolCall(message: string, offered: string[], intents: OfflineIntent[], now: Date): LlmToolCall | null {
@@ -48,8 +51,8 @@ export function offlineAnswer(result: Extract<LlmTurn, { role: 'tool_result' }>,
   } catch {
     // a tool may answer plain text
   }
-  const failed = (output as { error?: unknown })?.error;
-  if (typeof failed === 'string') return `I tried ${result.name} but it did not work: ${failed}`;
   const intent = intents.find((i) => i.tool === result.name);
+  const failed = (output as { error?: unknown })?.error;
+  if (typeof failed === 'string') return intent?.failed?.(failed) ?? `I tried ${result.name} but it did not work: ${failed}`;
   return intent ? intent.answer(output) : `${result.name} answered: ${result.output.slice(0, 500)}`;
 }

@@ -46,6 +46,7 @@ export class ReplyPipeline {
       await this.personalise.run(ctx);
       await this.prompt.run(ctx, history);
       await tools;
+      this.tools.instruct(ctx);
       await this.stream.run(ctx);
       while (this.tools.wanted(ctx)) {
         await this.tools.run(ctx);

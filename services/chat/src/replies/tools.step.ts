@@ -44,6 +44,11 @@ export class ToolsStep {
     }
   }
 
+  /** Adds what the offered tools need the model to know (the user's time zone...) to its instructions. */
+  instruct(ctx: ReplyContext): void {
+    if (ctx.offeredTools.length && ctx.toolSet.notes.length) ctx.prompt.system = [ctx.prompt.system, ...ctx.toolSet.notes].join('\n');
+  }
+
   /**
    * Whether the model's last call asked for tools (the pipeline then runs them and asks again).
    * Calls made when no tool was offered (the steps are spent) are dropped: the reply ends there.

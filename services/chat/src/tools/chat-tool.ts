@@ -27,6 +27,8 @@ export interface ChatTool<A = unknown> {
   /** What the user sees while it runs ("Setting a reminder"). */
   label(args: A): string;
   run(args: A, context: ToolCallContext): Promise<ToolResult>;
+  /** A line for the model's instructions when this tool is offered (what it needs to know to use it well), or null. */
+  instructions?(caller: Caller): Promise<string | null>;
 }
 
 /**

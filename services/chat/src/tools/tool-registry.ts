@@ -11,7 +11,11 @@ export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export class ToolSet {
   private readonly byName = new Map<string, ChatTool>();
 
-  constructor(tools: ChatTool[]) {
+  /** `notes`: lines for the model's instructions, from the tools offered. */
+  constructor(
+    tools: ChatTool[],
+    readonly notes: string[] = [],
+  ) {
     for (const tool of tools) if (TOOL_NAME.test(tool.name) && !this.byName.has(tool.name)) this.byName.set(tool.name, tool);
   }
 
@@ -45,8 +49,12 @@ export class ToolRegistry {
   }
 
   /** The tools offered in a reply to this caller. */
-  async toolsFor(_caller: Caller): Promise<ToolSet> {
-    return new ToolSet(this.builtIn);
+  async toolsFor(caller: Caller): Promise<ToolSet> {
+    const notes = await Promise.all(this.builtIn.map((tool) => tool.instructions?.(caller) ?? null));
+    return new ToolSet(
+      this.builtIn,
+      notes.filter((note): note is string => !!note),
+    );
   }
 }
 
