@@ -22,6 +22,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/v1/chats/:chat_id/messages': { content: 'x' },
   'PUT /api/v1/messages/:message_id/feedback': { feedback: 'like' },
   'PUT /api/v1/user_memory/:user_memory_id': { text: 'x' },
+  'PATCH /api/v1/reminders/:reminder_id': { text: 'x' },
 };
 
 type Actor = 'owner' | 'other' | 'guest' | 'anonymous';
@@ -164,6 +165,20 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
     const invite = (await ok('POST', `/api/v1/sms/groups/${created.channel_url}/invites`)).json as { invite_id: string };
     return { channelUrl: created.channel_url, name, inviteId: invite.invite_id };
   }
+
+  /** A pending reminder of the owner's (in two hours: it stays pending through the case). */
+  async function reminder() {
+    const text = marker('reminder');
+    const created = (await ok('POST', '/api/v1/reminders/', { text, when: 'in 2 hours' })).json as { reminder_id: string };
+    return { reminderId: created.reminder_id, text };
+  }
+
+  const reminderOf = async (id: string) =>
+    ((await ok('GET', '/api/v1/reminders/')).json as { reminder_id: string; text: string; status: string; seen: boolean }[]).find(
+      (r) => r.reminder_id === id,
+    );
+  const reminderUntouched = (id: string, text: string) => async () =>
+    expect(await reminderOf(id)).toMatchObject({ text, status: 'pending', seen: false });
 
   const groupUntouched = (channelUrl: string, name: string) => async () =>
     expect(((await ok('GET', `/api/v1/sms/groups/${channelUrl}`)).json as { name: string }).name).toBe(name);
@@ -466,6 +481,43 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         };
       },
     },
+    'PATCH /api/v1/reminders/:reminder_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await reminder();
+        return {
+          path: `/api/v1/reminders/${made.reminderId}`,
+          body: { text: 'Rewritten by whoever calls' },
+          secrets: [made.text],
+          untouched: reminderUntouched(made.reminderId, made.text),
+          ownerSucceeded: async () => expect(await reminderOf(made.reminderId)).toMatchObject({ text: 'Rewritten by whoever calls' }),
+        };
+      },
+    },
+    'DELETE /api/v1/reminders/:reminder_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await reminder();
+        return {
+          path: `/api/v1/reminders/${made.reminderId}`,
+          secrets: [made.text],
+          untouched: reminderUntouched(made.reminderId, made.text),
+          ownerSucceeded: async () => expect(await reminderOf(made.reminderId)).toMatchObject({ status: 'cancelled' }),
+        };
+      },
+    },
+    'POST /api/v1/reminders/:reminder_id/seen': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await reminder();
+        return {
+          path: `/api/v1/reminders/${made.reminderId}/seen`,
+          secrets: [made.text],
+          untouched: reminderUntouched(made.reminderId, made.text),
+          ownerSucceeded: async () => expect(await reminderOf(made.reminderId)).toMatchObject({ seen: true }),
+        };
+      },
+    },
     'POST /api/v1/user_memory/:user_memory_id/restore': {
       kind: 'owned',
       prepare: async () => {
@@ -557,6 +609,18 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         expect(messages.text).not.toContain(made.words);
       }
       expect((await call('anonymous', 'GET', `/api/v1/user_memory/?source_chat_id=${made.chatId}`)).status).toBe(401);
+    });
+
+    it("lists none of the owner's reminders, and never their time zone, to anyone else", async () => {
+      const made = await reminder();
+      await ok('PUT', '/api/v1/reminders/settings', { time_zone: 'Pacific/Chatham' });
+      for (const actor of ['other', 'guest'] as const) {
+        const listed = await call(actor, 'GET', '/api/v1/reminders/');
+        expect(listed.status).toBe(200);
+        expect(listed.text).not.toContain(made.text);
+        expect((await call(actor, 'GET', '/api/v1/reminders/settings')).text).not.toContain('Pacific/Chatham');
+      }
+      expect((await call('anonymous', 'GET', '/api/v1/reminders/')).status).toBe(401);
     });
 
     it("refuses the owner's message as another user's branch point or active message", async () => {

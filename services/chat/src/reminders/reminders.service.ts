@@ -13,6 +13,8 @@ export const REMINDER_NOT_PENDING = 'This reminder is not pending any more (deli
 export const UNKNOWN_ZONE = 'Unknown time zone: give an IANA name such as Europe/London or America/New_York.';
 /** A reminder may be set for a moment ago (the time it took to ask), not earlier. */
 const PAST_GRACE_MS = 60_000;
+/** The farthest a reminder may be set. */
+const HORIZON_MS = 5 * 366 * 24 * 3_600_000;
 /** Delivered and cancelled reminders stay listed this long. */
 const RECENT_DAYS = 30;
 
@@ -149,7 +151,11 @@ export class RemindersService {
       if (error instanceof ReminderTimeError) throw DomainError.badRequest(error.message);
       throw error;
     }
-    if (resolved.dueAt.getTime() < now.getTime() - PAST_GRACE_MS) throw DomainError.badRequest('That time has already passed.');
+    const at = resolved.dueAt.getTime();
+    if (Number.isNaN(at)) throw DomainError.badRequest(`"${when}" is not a time I can read.`);
+    if (at < now.getTime() - PAST_GRACE_MS) throw DomainError.badRequest('That time has already passed.');
+    if (at > now.getTime() + HORIZON_MS)
+      throw DomainError.badRequest('That is too far ahead: a reminder can be set up to five years ahead.');
     return resolved;
   }
 
