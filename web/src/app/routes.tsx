@@ -21,6 +21,7 @@ const OnboardingPage = page(() => import('../pages/OnboardingPage'), 'Onboarding
 const ConfirmMemoriesPage = page(() => import('../pages/ConfirmMemoriesPage'), 'ConfirmMemoriesPage');
 const SettingsPage = page(() => import('../pages/SettingsPage'), 'SettingsPage');
 const MemoriesPage = page(() => import('../pages/MemoriesPage'), 'MemoriesPage');
+const RemindersPage = page(() => import('../pages/RemindersPage'), 'RemindersPage');
 const SharedChatPage = page(() => import('../pages/SharedChatPage'), 'SharedChatPage');
 const TermsPage = page(() => import('../pages/LegalPages'), 'TermsPage');
 const PrivacyPage = page(() => import('../pages/LegalPages'), 'PrivacyPage');
@@ -121,6 +122,14 @@ export const routes: RouteObject[] = [
             element: (
               <RequireLogin>
                 <MemoriesPage />
+              </RequireLogin>
+            ),
+          },
+          {
+            path: '/reminders',
+            element: (
+              <RequireLogin>
+                <RemindersPage />
               </RequireLogin>
             ),
           },
