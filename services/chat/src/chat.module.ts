@@ -30,6 +30,11 @@ import { CancelReminderTool, ListRemindersTool, SetReminderTool, SetTimeZoneTool
 import { RemindersHandlers } from './reminders/reminders.handlers';
 import { RemindersRepository } from './reminders/reminders.repository';
 import { RemindersService } from './reminders/reminders.service';
+import { PageReader } from './search/page-reader';
+import { createSearchProvider } from './search/search.factory';
+import { SEARCH_PROVIDER, type SearchProvider } from './search/search-provider';
+import { ReadPageTool, SearchWebTool } from './search/web.tools';
+import { OutboundHttp } from './tools/outbound/outbound-http';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
 
@@ -59,7 +64,31 @@ import { TitleService } from './titles/title.service';
     {
       provide: CHAT_TOOLS,
       useFactory: (...tools: ChatTool[]) => tools,
-      inject: [ClockTool, SetReminderTool, ListRemindersTool, CancelReminderTool, SetTimeZoneTool],
+      inject: [ClockTool, SearchWebTool, ReadPageTool, SetReminderTool, ListRemindersTool, CancelReminderTool, SetTimeZoneTool],
+    },
+    // Web search: the engine (none unless configured), and pages read through the outbound guard.
+    OutboundHttp,
+    // (An object around the engine, which is null when web search is off.)
+    { provide: SEARCH_PROVIDER, useFactory: (config: ChatConfig) => ({ engine: createSearchProvider(config) }), inject: [SERVICE_CONFIG] },
+    {
+      provide: SearchWebTool,
+      useFactory: (search: { engine: SearchProvider | null }, config: ChatConfig) =>
+        new SearchWebTool(search.engine, config.WEB_SEARCH_RESULTS),
+      inject: [SEARCH_PROVIDER, SERVICE_CONFIG],
+    },
+    {
+      provide: ReadPageTool,
+      useFactory: (search: { engine: SearchProvider | null }, outbound: OutboundHttp, config: ChatConfig) =>
+        new ReadPageTool(
+          search.engine
+            ? new PageReader(outbound, {
+                maxBytes: config.WEB_PAGE_MAX_BYTES,
+                timeoutMs: config.WEB_PAGE_TIMEOUT_MS,
+                maxChars: config.WEB_PAGE_MAX_CHARS,
+              })
+            : null,
+        ),
+      inject: [SEARCH_PROVIDER, OutboundHttp, SERVICE_CONFIG],
     },
     // Reminders: kept here, delivered at their time (in the portal, and by text through the sms service).
     RemindersRepository,

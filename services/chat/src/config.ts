@@ -28,6 +28,32 @@ export const chatEnvSchema = z.object({
   CHAT_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
   /** The most characters of a tool's output given to the model (the rest is cut, and the model told so). */
   CHAT_TOOL_OUTPUT_MAX_CHARS: z.coerce.number().int().min(200).max(200_000).default(16_000),
+  /**
+   * Web search (search_web and read_page tools): off unless an engine is configured. SearXNG's JSON
+   * API (self-hosted), or Brave Search's API with a key; WEB_SEARCH_PROVIDER chooses when both are set.
+   */
+  WEB_SEARCH_PROVIDER: z.enum(['searxng', 'brave', 'off']).optional(),
+  SEARXNG_URL: url.optional(),
+  BRAVE_SEARCH_API_KEY: z.string().min(1).optional(),
+  BRAVE_SEARCH_URL: url.default('https://api.search.brave.com'),
+  WEB_SEARCH_RESULTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** A page the model reads: its most bytes, its time limit, the most characters of its text given to the model. */
+  WEB_PAGE_MAX_BYTES: z.coerce.number().int().min(1_000).max(20_000_000).default(2_000_000),
+  WEB_PAGE_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
+  WEB_PAGE_MAX_CHARS: z.coerce.number().int().min(500).max(100_000).default(12_000),
+  /**
+   * Hosts the outbound guard lets tools reach at private addresses (host or host:port, comma-separated):
+   * an operator's own MCP servers or intranet pages. Everything else must resolve to public addresses.
+   */
+  TOOLS_PRIVATE_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    ),
   /** Reminders: how often due ones are looked for, how long one replica holds one it delivers. */
   REMINDER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   REMINDER_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
@@ -69,6 +95,15 @@ export const chatEnvSchema = z.object({
 });
 export type ChatConfig = z.output<typeof chatEnvSchema>;
 export type ProviderName = 'openai' | 'openai-compatible' | 'offline';
+
+/** The web search engine: the one chosen, else SearXNG when its URL is set, else Brave when its key is, else none. */
+export function searchEngineOf(config: ChatConfig): 'searxng' | 'brave' | null {
+  const chosen = config.WEB_SEARCH_PROVIDER;
+  if (chosen === 'off') return null;
+  if (chosen === 'searxng' || (!chosen && config.SEARXNG_URL)) return config.SEARXNG_URL ? 'searxng' : null;
+  if (chosen === 'brave' || (!chosen && config.BRAVE_SEARCH_API_KEY)) return config.BRAVE_SEARCH_API_KEY ? 'brave' : null;
+  return null;
+}
 
 /** openai with only a key; openai-compatible (Chat Completions) once a base URL is given; else offline. */
 export function providerOf(config: ChatConfig): ProviderName {

@@ -24,6 +24,10 @@ export const ToolRunSchema = z.object({
 });
 export type ToolRun = z.infer<typeof ToolRunSchema>;
 
+/** A source a reply cites as [n]: a search result or a page the model read. */
+export const CitationSchema = z.object({ n: z.number().int().min(1), title: z.string(), url: z.string(), site: z.string() });
+export type Citation = z.infer<typeof CitationSchema>;
+
 export const MessageMetadataSchema = z
   .object({
     verbose_feedback: z.string().nullable().optional(),
@@ -45,6 +49,8 @@ export const MessageMetadataSchema = z
     reasoning: z.string().optional(),
     /** The tools the model called for this reply, in order. */
     tools: z.array(ToolRunSchema).optional(),
+    /** The sources found by the tools, numbered as the reply's [n] markers. */
+    citations: z.array(CitationSchema).optional(),
   })
   .catchall(z.unknown());
 

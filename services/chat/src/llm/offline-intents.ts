@@ -12,6 +12,8 @@ export interface OfflineIntent {
   match(message: string, now: Date): Record<string, unknown> | null;
   /** The answer once the tool has answered (its output as given to the model). */
   answer(output: unknown): string;
+  /** What to say when the message asks for this tool but it is not offered (its service is off). */
+  unavailable?: string;
   /** The answer when the tool refused or failed (its error as given to the model); the error as it is by default. */
   failed?(error: string): string | null;
 }
@@ -25,7 +27,37 @@ const CLOCK: OfflineIntent = {
   },
 };
 
-export const OFFLINE_INTENTS: OfflineIntent[] = [...REMINDER_INTENTS, CLOCK];
+const SEARCH: OfflineIntent = {
+  tool: 'search_web',
+  match: (message) => {
+    const found =
+      /\b(?:search|look up|google)\s+(?:the\s+(?:web|internet)\s+)?(?:for\s+)?(.+?)(?:\s+on(?: the)? (?:web|internet))?[?.!]*$/i.exec(
+        message.trim(),
+      );
+    return found?.[1] ? { query: found[1].trim() } : null;
+  },
+  answer: (output) => {
+    const results = ((output as { results?: { n: number; title: string; site: string; snippet: string }[] }).results ?? []).slice(0, 5);
+    if (!results.length) return 'The search found nothing.';
+    return [
+      'Here is what the search found:',
+      ...results.map((r) => `- ${r.title} (${r.site}) [${r.n}]${r.snippet ? `: ${r.snippet}` : ''}`),
+    ].join('\n');
+  },
+  unavailable:
+    'Web search is not configured on this server, so I cannot look that up. (An operator can set `SEARXNG_URL` for a SearXNG instance, or `BRAVE_SEARCH_API_KEY`.)',
+};
+
+export const OFFLINE_INTENTS: OfflineIntent[] = [...REMINDER_INTENTS, SEARCH, CLOCK];
+
+/** The intent the message asks for whose tool is not offered, when it has words for that. */
+export function unavailableIntent(message: string, offered: string[], intents: OfflineIntent[], now: Date): string | null {
+  for (const intent of intents) {
+    if (offered.includes(intent.tool) || !intent.unavailable) continue;
+    if (intent.match(message, now)) return intent.unavailable;
+  }
+  return null;
+}
 
 /** The tool call the user's last message asks for, among the tools offered; null when none. */
 export function offlineToolCall(message: string, offered: string[], intents: OfflineIntent[], now: Date): LlmToolCall | null {

@@ -1,6 +1,13 @@
 import { titleFrom } from '../titles/title-from';
 import type { LlmAttachment, LlmEvent, LlmMessageTurn, LlmProvider, LlmRequest, ProviderDescriptor } from './llm-provider';
-import { OFFLINE_INTENTS, offlineAnswer, offlineToolCall, resultsSinceLastMessage, type OfflineIntent } from './offline-intents';
+import {
+  OFFLINE_INTENTS,
+  offlineAnswer,
+  offlineToolCall,
+  resultsSinceLastMessage,
+  unavailableIntent,
+  type OfflineIntent,
+} from './offline-intents';
 
 const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -49,7 +56,8 @@ export class OfflineProvider implements LlmProvider {
     }
     const text = results.length
       ? results.map((result) => offlineAnswer(result, this.intents)).join('\n\n')
-      : this.answer(last?.content ?? '', request.system, last?.attachments ?? []);
+      : (unavailableIntent(last?.content ?? '', offered, this.intents, this.now()) ??
+        this.answer(last?.content ?? '', request.system, last?.attachments ?? []));
     for (const delta of deltas(text)) {
       if (request.signal.aborted) return;
       await wait(this.tokenDelayMs, request.signal);

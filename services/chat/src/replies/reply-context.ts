@@ -1,5 +1,5 @@
 import type { Caller } from '@app/contracts';
-import type { FileReference, ReplyEvent, ToolRun } from '@app/contracts/chat';
+import type { Citation, FileReference, ReplyEvent, ToolRun } from '@app/contracts/chat';
 import type { RelevantMemory } from '@app/contracts/memory';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import type { LlmToolCall, LlmToolSpec, LlmTurn, ProviderDescriptor } from '../llm/llm-provider';
@@ -50,6 +50,8 @@ export interface ReplyContext {
   /** Rounds of tool calls made so far, and every call with its outcome (kept in the metadata). */
   toolSteps: number;
   toolRuns: ToolRun[];
+  /** The sources tools found (search results, pages read), numbered for the reply's [n] markers. */
+  citations: Citation[];
   /** Set when a step ended the reply early. */
   failure: ReplyFailure | null;
 }
@@ -75,6 +77,7 @@ export function newReplyContext(given: ReplyGiven): ReplyContext {
     round: { text: '', calls: [] },
     toolSteps: 0,
     toolRuns: [],
+    citations: [],
     failure: null,
   };
 }
@@ -82,7 +85,7 @@ export function newReplyContext(given: ReplyGiven): ReplyContext {
 /** What the reply's row says about it (its metadata) at any moment, from its first one. */
 export function replyMetadata(
   ctx: Pick<ReplyContext, 'choice' | 'provider' | 'served' | 'memories' | 'images' | 'rewrittenQuery' | 'reasoning'> &
-    Partial<Pick<ReplyContext, 'toolRuns'>>,
+    Partial<Pick<ReplyContext, 'toolRuns' | 'citations'>>,
 ): Record<string, unknown> {
   return {
     model: ctx.served.model ?? ctx.choice.model,
@@ -96,5 +99,6 @@ export function replyMetadata(
     ...(ctx.rewrittenQuery ? { rewritten_query: ctx.rewrittenQuery } : {}),
     ...(ctx.reasoning ? { reasoning: ctx.reasoning } : {}),
     ...(ctx.toolRuns?.length ? { tools: ctx.toolRuns } : {}),
+    ...(ctx.citations?.length ? { citations: ctx.citations } : {}),
   };
 }

@@ -37,7 +37,8 @@ export class StreamStep {
       system: ctx.prompt.system,
       turns: ctx.prompt.turns,
       reasoning: ctx.choice.reasoning,
-      webSearch: this.config.CHAT_WEB_SEARCH,
+      // With a search engine of the product's own (search_web), the Responses API's built-in search is not offered too.
+      webSearch: this.config.CHAT_WEB_SEARCH && !ctx.offeredTools.some((tool) => tool.name === 'search_web'),
       imageGeneration: this.config.CHAT_IMAGE_GENERATION,
       tools: ctx.offeredTools,
       signal: ctx.stop.signal,

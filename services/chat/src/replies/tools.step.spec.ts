@@ -250,4 +250,21 @@ describe('the tool loop', () => {
     expect(ctx.offeredTools).toEqual([]);
     expect(failing.logger.said('warn')).toContain('The tools could not be listed');
   });
+
+  it('keeps the sources tools cite, numbered once per link, in the reply metadata', async () => {
+    const search = aTool('search', async (_args, context) => {
+      const a = context.cite({ title: 'A', url: 'https://www.a.example/x' });
+      const b = context.cite({ title: 'B', url: 'https://b.example/' });
+      const again = context.cite({ title: 'A again', url: 'https://www.a.example/x' });
+      return { output: JSON.stringify([a, b, again]), summary: 'found' };
+    });
+    const { model, reply } = setup([search]);
+    model.script(call('search', { city: 'x' })).script({ type: 'text', delta: 'See [1] and [2].' });
+    const { row } = await reply();
+    expect((model.requests[1].turns.find((t) => t.role === 'tool_result') as { output: string }).output).toBe('[1,2,1]');
+    expect(row.metadata.citations).toEqual([
+      { n: 1, title: 'A', url: 'https://www.a.example/x', site: 'a.example' },
+      { n: 2, title: 'B', url: 'https://b.example/', site: 'b.example' },
+    ]);
+  });
 });

@@ -106,7 +106,11 @@ export class ToolsStep {
     const timer = setTimeout(() => timeout.abort(new Error('timeout')), this.config.CHAT_TOOL_TIMEOUT_MS);
     const signal = AbortSignal.any([ctx.stop.signal, timeout.signal]);
     try {
-      const result = await abandonedOnAbort(tool.run(parsed.data, { caller: ctx.caller, chatId: ctx.conversation.id, signal }), signal);
+      const cite = (source: { title: string; url: string }) => citeIn(ctx, source);
+      const result = await abandonedOnAbort(
+        tool.run(parsed.data, { caller: ctx.caller, chatId: ctx.conversation.id, signal, cite }),
+        signal,
+      );
       record('ok', result.summary, args);
       return this.capped(result.output);
     } catch (failure) {
@@ -135,6 +139,25 @@ export class ToolsStep {
     if (output.length <= max) return output;
     return `${output.slice(0, max)}\n[The tool's output was cut here: ${output.length - max} more characters were left out.]`;
   }
+}
+
+/** The most sources one reply keeps. */
+const MAX_CITATIONS = 50;
+
+/** A source's number in this reply: the one it has, or the next one. */
+function citeIn(ctx: ReplyContext, source: { title: string; url: string }): number {
+  const known = ctx.citations.find((c) => c.url === source.url);
+  if (known) return known.n;
+  const n = ctx.citations.length + 1;
+  if (n > MAX_CITATIONS) return 0;
+  let site = '';
+  try {
+    site = new URL(source.url).hostname.replace(/^www\./, '');
+  } catch {
+    site = '';
+  }
+  ctx.citations.push({ n, title: source.title.slice(0, 300), url: source.url, site });
+  return n;
 }
 
 function error(message: string): string {

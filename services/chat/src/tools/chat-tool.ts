@@ -8,6 +8,8 @@ export interface ToolCallContext {
   readonly chatId: string;
   /** Aborted when the tool's time is up or the user stops the reply: a tool gives up then. */
   readonly signal: AbortSignal;
+  /** Keeps a source the reply may cite (listed under it); answers its number, the same for the same URL. */
+  cite(source: { title: string; url: string }): number;
 }
 
 /** A tool's answer: what the model is told (`output`) and the line kept in the reply's metadata (`summary`). */
@@ -27,7 +29,9 @@ export interface ChatTool<A = unknown> {
   /** What the user sees while it runs ("Setting a reminder"). */
   label(args: A): string;
   run(args: A, context: ToolCallContext): Promise<ToolResult>;
-  /** A line for the model's instructions when this tool is offered (what it needs to know to use it well), or null. */
+  /** Whether it is offered at all (a tool whose service is not configured is not); offered when absent. */
+  offered?(): boolean;
+  /** A line for the model's instructions (what it needs to know to use it well, or that it is off) (what it needs to know to use it well), or null. */
   instructions?(caller: Caller): Promise<string | null>;
 }
 

@@ -51,8 +51,9 @@ export class ToolRegistry {
   /** The tools offered in a reply to this caller. */
   async toolsFor(caller: Caller): Promise<ToolSet> {
     const notes = await Promise.all(this.builtIn.map((tool) => tool.instructions?.(caller) ?? null));
+    const offered = this.builtIn.filter((tool) => tool.offered?.() ?? true);
     return new ToolSet(
-      this.builtIn,
+      offered,
       notes.filter((note): note is string => !!note),
     );
   }
