@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HTTP_ROUTES } from '@app/contracts/gateway';
-import { TRANSPORTS } from '@app/testing';
+import { FakeMcpServer, TRANSPORTS } from '@app/testing';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { ApiClient, eventually, phoneNumbers } from '../support/api-client';
 import { parseSse } from '../support/sse';
@@ -23,7 +23,11 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /api/v1/messages/:message_id/feedback': { feedback: 'like' },
   'PUT /api/v1/user_memory/:user_memory_id': { text: 'x' },
   'PATCH /api/v1/reminders/:reminder_id': { text: 'x' },
+  'PATCH /api/v1/mcp/servers/:server_id': { name: 'x' },
 };
+
+/** The users' MCP servers are reached at this local server (allowed by TOOLS_PRIVATE_HOSTS). */
+const mcpServer = new FakeMcpServer();
 
 type Actor = 'owner' | 'other' | 'guest' | 'anonymous';
 const HOSTILE: readonly Exclude<Actor, 'owner'>[] = ['anonymous', 'guest', 'other'];
@@ -172,6 +176,18 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
     const created = (await ok('POST', '/api/v1/reminders/', { text, when: 'in 2 hours' })).json as { reminder_id: string };
     return { reminderId: created.reminder_id, text };
   }
+
+  /** An MCP server of the owner's (with a token, which must never reach anyone). */
+  async function mcp() {
+    const name = marker('mcp').slice(0, 40);
+    const token = `token-${randomUUID()}`;
+    const created = (await ok('POST', '/api/v1/mcp/servers', { name, url: mcpServer.url, access_token: token })).json as {
+      server_id: string;
+    };
+    return { serverId: created.server_id, name, token };
+  }
+  const mcpNames = async () =>
+    ((await ok('GET', '/api/v1/mcp/servers')).json as { server_id: string; name: string }[]).map((m) => `${m.server_id}:${m.name}`);
 
   const reminderOf = async (id: string) =>
     ((await ok('GET', '/api/v1/reminders/')).json as { reminder_id: string; text: string; status: string; seen: boolean }[]).find(
@@ -518,6 +534,43 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         };
       },
     },
+    'PATCH /api/v1/mcp/servers/:server_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await mcp();
+        return {
+          path: `/api/v1/mcp/servers/${made.serverId}`,
+          body: { name: 'Renamed by whoever calls' },
+          secrets: [made.name, made.token],
+          untouched: async () => expect(await mcpNames()).toContain(`${made.serverId}:${made.name}`),
+          ownerSucceeded: async () => expect(await mcpNames()).toContain(`${made.serverId}:Renamed by whoever calls`),
+        };
+      },
+    },
+    'POST /api/v1/mcp/servers/:server_id/refresh': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await mcp();
+        return {
+          path: `/api/v1/mcp/servers/${made.serverId}/refresh`,
+          secrets: [made.name, made.token],
+          untouched: async () => expect(await mcpNames()).toContain(`${made.serverId}:${made.name}`),
+          ownerSucceeded: (answer) => expect(JSON.stringify(answer.json)).not.toContain(made.token),
+        };
+      },
+    },
+    'DELETE /api/v1/mcp/servers/:server_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await mcp();
+        return {
+          path: `/api/v1/mcp/servers/${made.serverId}`,
+          secrets: [made.name, made.token],
+          untouched: async () => expect(await mcpNames()).toContain(`${made.serverId}:${made.name}`),
+          ownerSucceeded: async () => expect(await mcpNames()).not.toContain(`${made.serverId}:${made.name}`),
+        };
+      },
+    },
     'POST /api/v1/user_memory/:user_memory_id/restore': {
       kind: 'owned',
       prepare: async () => {
@@ -535,8 +588,11 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
 
   beforeAll(async () => {
     // One address makes every call: the texting routes' share of the rate limit would answer 429 first.
+    await mcpServer.start();
     booted = await startTestStack('ownership', transport, {
       OFFLINE_TOKEN_DELAY_MS: '0',
+      TOOLS_PRIVATE_HOSTS: new URL(mcpServer.url).host,
+      TOOLS_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
       RATE_LIMIT_PER_MINUTE: '120000',
       // The owner makes a group per case: each of a member's groups takes a number of the pool.
       SMS_DEV_GROUP_NUMBERS: Array.from({ length: 20 }, (_, i) => `+1555010${String(i + 10).padStart(4, '0')}`).join(','),
@@ -556,6 +612,7 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
 
   afterAll(async () => {
     await booted?.close();
+    await mcpServer.stop();
   });
 
   it('has a case for every route with a path parameter, and no case for a route that is gone', () => {
@@ -609,6 +666,17 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         expect(messages.text).not.toContain(made.words);
       }
       expect((await call('anonymous', 'GET', `/api/v1/user_memory/?source_chat_id=${made.chatId}`)).status).toBe(401);
+    });
+
+    it("lists none of the owner's MCP servers (nor their tokens) to anyone else", async () => {
+      const made = await mcp();
+      for (const actor of ['other', 'guest'] as const) {
+        const listed = await call(actor, 'GET', '/api/v1/mcp/servers');
+        expect(listed.status).toBe(200);
+        expect(listed.text).not.toContain(made.name);
+        expect(listed.text).not.toContain(made.token);
+      }
+      expect((await owner('GET', '/api/v1/mcp/servers')).text).not.toContain(made.token);
     });
 
     it("lists none of the owner's reminders, and never their time zone, to anyone else", async () => {

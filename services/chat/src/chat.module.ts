@@ -35,12 +35,17 @@ import { createSearchProvider } from './search/search.factory';
 import { SEARCH_PROVIDER, type SearchProvider } from './search/search-provider';
 import { ReadPageTool, SearchWebTool } from './search/web.tools';
 import { OutboundHttp } from './tools/outbound/outbound-http';
+import { McpHandlers } from './mcp/mcp.handlers';
+import { McpServersRepository } from './mcp/mcp-servers.repository';
+import { McpServersService } from './mcp/mcp-servers.service';
+import { McpToolSource } from './mcp/mcp-tool-source';
+import { USER_TOOLS } from './tools/tool-registry';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
 
 /** Conversations and streamed replies: history, branches, feedback, sharing, the model, titles. */
 @Module({
-  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers],
+  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers, McpHandlers],
   providers: [
     ChatRepository,
     ConversationsService,
@@ -66,6 +71,10 @@ import { TitleService } from './titles/title.service';
       useFactory: (...tools: ChatTool[]) => tools,
       inject: [ClockTool, SearchWebTool, ReadPageTool, SetReminderTool, ListRemindersTool, CancelReminderTool, SetTimeZoneTool],
     },
+    // Users' own MCP servers: their tools join the built-in ones in every reply.
+    McpServersRepository,
+    McpServersService,
+    { provide: USER_TOOLS, useClass: McpToolSource },
     // Web search: the engine (none unless configured), and pages read through the outbound guard.
     OutboundHttp,
     // (An object around the engine, which is null when web search is off.)

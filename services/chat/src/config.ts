@@ -54,6 +54,19 @@ export const chatEnvSchema = z.object({
         .map((h) => h.trim())
         .filter(Boolean),
     ),
+  /** Users' MCP servers: one exchange's time limit, the most bytes of one answer, servers per user. */
+  MCP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(20_000),
+  MCP_MAX_BYTES: z.coerce.number().int().min(10_000).max(50_000_000).default(1_000_000),
+  MCP_MAX_SERVERS: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * Seals users' MCP access tokens at rest (AES-256-GCM; 32 bytes, base64: openssl rand -base64 32).
+   * Required in production to keep tokens; elsewhere one is made once under DATA_DIR.
+   */
+  TOOLS_ENCRYPTION_KEY: z
+    .string()
+    .trim()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
+    .optional(),
   /** Reminders: how often due ones are looked for, how long one replica holds one it delivers. */
   REMINDER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   REMINDER_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),

@@ -270,3 +270,4 @@ export const CHAT_EVENTS = {
 /** Broadcast to every chat replica: stop the reply to this user message if you are generating it. */
 export const CHAT_STOP_SUBJECT = 'chat.generation.stop';
 export * from './reminders';
+export * from './mcp';

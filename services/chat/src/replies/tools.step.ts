@@ -4,7 +4,7 @@ import { AppLogger, SERVICE_CONFIG } from '@app/platform';
 import { z } from 'zod';
 import type { ChatConfig } from '../config';
 import type { LlmToolCall } from '../llm/llm-provider';
-import { ToolRefusal } from '../tools/chat-tool';
+import { ToolFailure, ToolRefusal } from '../tools/chat-tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import type { ReplyContext } from './reply-context';
 
@@ -125,6 +125,10 @@ export class ToolsStep {
       if (failure instanceof ToolRefusal) {
         record('refused', failure.reason, args);
         return error(failure.reason);
+      }
+      if (failure instanceof ToolFailure) {
+        record('error', failure.reason.slice(0, 300), args);
+        return this.capped(error(failure.reason));
       }
       this.logger.warn({ msg: 'A tool failed', tool: call.name, error: String(failure), chat_id: ctx.conversation.id }, 'ToolsStep');
       record('error', 'The tool failed.', args);

@@ -26,6 +26,8 @@ export interface ChatTool<A = unknown> {
   readonly name: string;
   readonly description: string;
   readonly parameters: z.ZodType<A>;
+  /** The JSON Schema the model is shown, when it is not the zod schema's (an MCP tool's own). */
+  readonly inputSchema?: Record<string, unknown>;
   /** What the user sees while it runs ("Setting a reminder"). */
   label(args: A): string;
   run(args: A, context: ToolCallContext): Promise<ToolResult>;
@@ -43,6 +45,14 @@ export class ToolRefusal extends Error {
   constructor(readonly reason: string) {
     super(reason);
     this.name = 'ToolRefusal';
+  }
+}
+
+/** A tool that failed with words the model may read (an MCP server's own error message). */
+export class ToolFailure extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'ToolFailure';
   }
 }
 

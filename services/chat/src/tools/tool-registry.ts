@@ -31,27 +31,38 @@ export class ToolSet {
     return [...this.byName.values()].map((tool) => ({
       name: tool.name,
       description: tool.description,
-      parameters: jsonSchemaOf(tool.parameters),
+      parameters: tool.inputSchema ?? jsonSchemaOf(tool.parameters),
     }));
   }
 }
 
+/** The tools a user brings (their MCP servers'). */
+export interface UserToolSource {
+  toolsFor(caller: Caller): Promise<ChatTool[]>;
+}
+export const USER_TOOLS = Symbol('USER_TOOLS');
+
 /**
- * Where the tools of a reply come from: the built-in ones every feature provides (CHAT_TOOLS).
+ * Where the tools of a reply come from: the built-in ones every feature provides (CHAT_TOOLS), then
+ * the user's own (USER_TOOLS: their MCP servers' tools that are switched on).
  * A built-in tool's name cannot be taken by another (the first one provided keeps it).
  */
 @Injectable()
 export class ToolRegistry {
   private readonly builtIn: ChatTool[];
 
-  constructor(@Optional() @Inject(CHAT_TOOLS) tools?: ChatTool[]) {
+  constructor(
+    @Optional() @Inject(CHAT_TOOLS) tools?: ChatTool[],
+    @Optional() @Inject(USER_TOOLS) private readonly userTools?: UserToolSource,
+  ) {
     this.builtIn = tools ?? [];
   }
 
   /** The tools offered in a reply to this caller. */
   async toolsFor(caller: Caller): Promise<ToolSet> {
     const notes = await Promise.all(this.builtIn.map((tool) => tool.instructions?.(caller) ?? null));
-    const offered = this.builtIn.filter((tool) => tool.offered?.() ?? true);
+    // The built-in tools first: a user's tool never takes a built-in one's name.
+    const offered = [...this.builtIn.filter((tool) => tool.offered?.() ?? true), ...((await this.userTools?.toolsFor(caller)) ?? [])];
     return new ToolSet(
       offered,
       notes.filter((note): note is string => !!note),

@@ -140,6 +140,52 @@ export class GuardedFetch {
     }
   }
 
+  /**
+   * A `fetch` for a client library (the MCP SDK) with the same guard: every URL and redirect
+   * checked, at most `maxBytes` read from any one answer (streams included: past it the body
+   * errors), and no cookie or credential carried to another origin on a redirect.
+   */
+  fetchLike(maxBytes: number): (input: string | URL, init?: RequestInit) => Promise<Response> {
+    return async (input, init = {}) => {
+      let next = input.toString();
+      let request = init;
+      for (let hop = 0; ; hop++) {
+        const { url, dispatcher } = await this.check(next);
+        let response: Awaited<ReturnType<typeof fetch>>;
+        try {
+          response = await fetch(url, { ...(request as Parameters<typeof fetch>[1]), redirect: 'manual', dispatcher });
+        } catch (error) {
+          const cause = (error as { cause?: unknown }).cause;
+          if (cause instanceof OutboundRefused) throw cause;
+          throw error;
+        }
+        const location = response.headers.get('location');
+        if (response.status >= 300 && response.status < 400 && location) {
+          await response.body?.cancel();
+          if (hop >= 5) throw new OutboundRefused('Too many redirects.');
+          const target = new URL(location, url);
+          // A redirect elsewhere carries no credentials; only 307/308 keep the method and body.
+          const keep = response.status === 307 || response.status === 308;
+          const headers = new Headers(request.headers);
+          if (target.origin !== url.origin) for (const name of ['authorization', 'cookie', 'proxy-authorization']) headers.delete(name);
+          request = keep ? { ...request, headers } : { method: 'GET', headers, signal: request.signal };
+          next = target.toString();
+          continue;
+        }
+        const declared = Number(response.headers.get('content-length'));
+        if (Number.isFinite(declared) && declared > maxBytes) {
+          await response.body?.cancel();
+          throw new OutboundRefused(`The answer is larger than ${maxBytes} bytes.`);
+        }
+        return new Response(response.body ? capped(response.body as ReadableStream<Uint8Array>, maxBytes) : null, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers as unknown as Headers,
+        });
+      }
+    };
+  }
+
   private async publicAddressOf(hostname: string): Promise<LookupAddress> {
     let addresses: LookupAddress[];
     try {
@@ -201,3 +247,17 @@ async function readCapped(
 }
 
 const seconds = (ms: number) => `${ms < 1_000 ? (ms / 1_000).toFixed(1) : Math.round(ms / 1_000)} s`;
+
+/** A body that errors once more than `maxBytes` have come through. */
+function capped(body: ReadableStream<Uint8Array>, maxBytes: number): ReadableStream<Uint8Array> {
+  let seen = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(new OutboundRefused(`The answer is larger than ${maxBytes} bytes.`));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
