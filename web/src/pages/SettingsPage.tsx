@@ -3,6 +3,7 @@ import { useAuthStatus } from '../modules/auth/state/authStore';
 import { useEffectiveFlags } from '../modules/insider/hooks/insiderQueries';
 import { ShellPage } from '../modules/layout/components/ShellPage';
 import { MemorySummary } from '../modules/memory/components/MemorySummary';
+import { McpServersSection } from '../modules/mcp/components/McpServersSection';
 import { TimeZoneSetting } from '../modules/reminders/components/TimeZoneSetting';
 import { AppearanceSection } from '../modules/settings/components/AppearanceSection';
 import { DataSection } from '../modules/settings/components/DataSection';
@@ -33,6 +34,9 @@ export function SettingsPage() {
         <Link className="button button--secondary" to="/reminders">
           Your reminders
         </Link>
+      </SettingsSection>
+      <SettingsSection title="Tools (MCP servers)">
+        <McpServersSection />
       </SettingsSection>
       <SettingsSection title="Voice">
         <VoicePanel />

@@ -4,7 +4,6 @@ import { readCall, writeCall } from '../../common/api/dataCall';
 import { routeCall } from '../../common/api/http';
 
 export const FAILED_FETCH_REMINDERS = 'Failed to fetch reminders';
-export const FAILED_SAVE_REMINDER = 'Failed to save the reminder';
 
 const item = (id: string) => ({ params: { reminder_id: id } });
 
@@ -13,13 +12,12 @@ export const fetchReminders = (): Promise<Reminder[]> => readCall(routeCall(API.
 
 /** POST /reminders/ with the text and when (an instant with its offset, or words such as "in 20 minutes"). */
 export const createReminder = (body: { text: string; when: string }): Promise<Reminder> =>
-  writeCall(routeCall(API.reminders.create, { body }), FAILED_SAVE_REMINDER);
+  writeCall(routeCall(API.reminders.create, { body }));
 
 export const updateReminder = (id: string, body: { text?: string; when?: string }): Promise<Reminder> =>
-  writeCall(routeCall(API.reminders.update, { ...item(id), body }), FAILED_SAVE_REMINDER);
+  writeCall(routeCall(API.reminders.update, { ...item(id), body }));
 
-export const cancelReminder = (id: string): Promise<Reminder> =>
-  writeCall(routeCall(API.reminders.cancel, item(id)), 'Failed to cancel the reminder');
+export const cancelReminder = (id: string): Promise<Reminder> => writeCall(routeCall(API.reminders.cancel, item(id)));
 
 export const markReminderSeen = (id: string): Promise<Reminder> => writeCall(routeCall(API.reminders.seen, item(id)));
 
@@ -27,4 +25,4 @@ export const fetchReminderSettings = (): Promise<ReminderSettings | null> =>
   readCall(routeCall(API.reminders.settings, {}), null, 'Failed to fetch reminder settings');
 
 export const saveReminderSettings = (body: { time_zone?: string; quiet_start_minute?: number; quiet_end_minute?: number }) =>
-  writeCall(routeCall(API.reminders.updateSettings, { body }), 'Failed to save reminder settings');
+  writeCall(routeCall(API.reminders.updateSettings, { body }));
