@@ -28,6 +28,8 @@ describe("the user's MCP servers", () => {
       TOOLS_PRIVATE_HOSTS: new URL(mcp.url).host,
       TOOLS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       MCP_TIMEOUT_MS: '3000',
+      // An operator's server, offered to everyone.
+      MCP_SERVERS: JSON.stringify([{ name: 'Company', url: mcp.url, token: TOKEN }]),
       MCP_MAX_BYTES: '100000',
     });
   });
@@ -79,6 +81,24 @@ describe("the user's MCP servers", () => {
 
     await api.delete(`/api/v1/mcp/servers/${id}`).expect(204);
     expect((await api.get('/api/v1/mcp/servers').expect(200)).body).toEqual([]);
+  });
+
+  it("offers the operator's servers to every user, with the operator's token", async () => {
+    const api = new ApiClient(stack.url);
+    await api.guest();
+    expect((await api.get('/api/v1/mcp/servers').expect(200)).body).toEqual([]);
+    plan.push([{ toolCall: { name: 'mcp_Company__secret', arguments: {}, callId: 'c1' } }], 'Done.');
+    const chatId = (await api.post('/api/v1/chats/', {}).expect(201)).body.chat_id;
+    const { events } = await postStream(`${stack.url}/api/v1/chats/${chatId}/messages`, api.token!, { content: 'Use the company tool' });
+    expect(replyOf(events).metadata.tools).toEqual([expect.objectContaining({ name: 'mcp_Company__secret', status: 'ok' })]);
+    expect(
+      JSON.stringify(
+        model
+          .requests('chat.completions')
+          .filter((r) => r.stream)
+          .at(-1)!.body.messages,
+      ),
+    ).toContain(`Bearer ${TOKEN}`);
   });
 
   it("gives the model a failing or vanished server's error, never failing the reply", async () => {

@@ -39,6 +39,7 @@ import { McpHandlers } from './mcp/mcp.handlers';
 import { McpServersRepository } from './mcp/mcp-servers.repository';
 import { McpServersService } from './mcp/mcp-servers.service';
 import { McpToolSource } from './mcp/mcp-tool-source';
+import { OperatorMcpServers } from './mcp/operator-mcp-servers';
 import { USER_TOOLS } from './tools/tool-registry';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
@@ -74,6 +75,7 @@ import { TitleService } from './titles/title.service';
     // Users' own MCP servers: their tools join the built-in ones in every reply.
     McpServersRepository,
     McpServersService,
+    OperatorMcpServers,
     { provide: USER_TOOLS, useClass: McpToolSource },
     // Web search: the engine (none unless configured), and pages read through the outbound guard.
     OutboundHttp,

@@ -54,6 +54,39 @@ export const chatEnvSchema = z.object({
         .map((h) => h.trim())
         .filter(Boolean),
     ),
+  /**
+   * MCP servers an operator offers to everyone, as JSON: [{"name": "Docs", "url": "https://...", "token": "..."}]
+   * (token optional). Their tools are listed on first use and again every 5 minutes.
+   */
+  MCP_SERVERS: z
+    .string()
+    .default('[]')
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z
+        .array(
+          z
+            .object({
+              name: z
+                .string()
+                .trim()
+                .min(1)
+                .max(40)
+                .regex(/^[\p{L}\p{N} _.-]+$/u),
+              url: z.url({ protocol: /^https?$/ }),
+              token: z.string().min(1).optional(),
+            })
+            .strict(),
+        )
+        .max(20),
+    ),
   /** Users' MCP servers: one exchange's time limit, the most bytes of one answer, servers per user. */
   MCP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(20_000),
   MCP_MAX_BYTES: z.coerce.number().int().min(10_000).max(50_000_000).default(1_000_000),
