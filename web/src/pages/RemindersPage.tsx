@@ -8,7 +8,7 @@ import '../modules/reminders/components/reminders.css';
 
 /** /reminders: set one, see what is coming and what came, cancel; the time zone they are placed in. */
 export function RemindersPage() {
-  const { data, status, error } = useReminders();
+  const { data, status, error } = useReminders({ fresh: true });
   return (
     <ShellPage title="Reminders" className="reminders">
       <p className="muted">

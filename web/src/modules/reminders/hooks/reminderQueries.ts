@@ -19,10 +19,19 @@ export const reminderKeys = {
 /** How often the portal asks whether a reminder has come (its notification). */
 export const REMINDER_POLL_MS = 20_000;
 
-/** The caller's reminders, asked for again every REMINDER_POLL_MS while a page shows them. */
-export function useReminders() {
+/**
+ * The caller's reminders, asked for again every REMINDER_POLL_MS while a page shows them; `fresh`:
+ * also each time the page opens (a reply may have set or cancelled one meanwhile).
+ */
+export function useReminders({ fresh = false } = {}) {
   const { userId, ready } = useDataSession();
-  return useQuery({ queryKey: reminderKeys.list(userId), queryFn: fetchReminders, enabled: ready, refetchInterval: REMINDER_POLL_MS });
+  return useQuery({
+    queryKey: reminderKeys.list(userId),
+    queryFn: fetchReminders,
+    enabled: ready,
+    refetchInterval: REMINDER_POLL_MS,
+    ...(fresh ? { refetchOnMount: 'always' as const } : {}),
+  });
 }
 
 export function useReminderSettings() {
