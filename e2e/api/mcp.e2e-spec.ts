@@ -1,5 +1,12 @@
 import { bootEmbedded, type EmbeddedStack } from '@app/embedded';
-import { createTestEnvironment, FakeMcpServer, FakeOpenAI, type ChatReplyInput, type TestEnvironment } from '@app/testing';
+import {
+  createTestEnvironment,
+  FakeMcpServer,
+  FakeOAuthMcpServer,
+  FakeOpenAI,
+  type ChatReplyInput,
+  type TestEnvironment,
+} from '@app/testing';
 import { strFromU8, unzipSync } from 'fflate';
 import { randomBytes } from 'node:crypto';
 import { ApiClient, binary } from '../support/api-client';
@@ -14,18 +21,20 @@ describe("the user's MCP servers", () => {
   let stack: EmbeddedStack;
   const model = new FakeOpenAI();
   const mcp = new FakeMcpServer(TOKEN);
+  const protectedMcp = new FakeOAuthMcpServer();
   const plan: ChatReplyInput[] = [];
   model.setDefaultReply('chat.completions', (body) => (body.stream ? (plan.shift() ?? 'OK') : 'A title'));
 
   beforeAll(async () => {
-    await Promise.all([model.start(), mcp.start()]);
+    await Promise.all([model.start(), mcp.start(), protectedMcp.start()]);
     environment = await createTestEnvironment('mcp', 'in-process');
     stack = await bootEmbedded({
       ...environment.env,
       LLM_PROVIDER: 'openai-compatible',
       OPENAI_BASE_URL: model.baseURL,
       CHAT_MODEL: 'tool-model',
-      TOOLS_PRIVATE_HOSTS: new URL(mcp.url).host,
+      TOOLS_PRIVATE_HOSTS: [new URL(mcp.url).host, new URL(protectedMcp.url).host].join(','),
+      PUBLIC_URL: 'https://assistant.example',
       TOOLS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       MCP_TIMEOUT_MS: '3000',
       // An operator's server, offered to everyone.
@@ -36,7 +45,7 @@ describe("the user's MCP servers", () => {
   afterAll(async () => {
     await stack?.close();
     await environment?.cleanup();
-    await Promise.all([model.stop(), mcp.stop()]);
+    await Promise.all([model.stop(), mcp.stop(), protectedMcp.stop()]);
   });
 
   it('adds a server with a token, lists its tools, lets the model call the ones switched on, exports the token sealed', async () => {
@@ -81,6 +90,54 @@ describe("the user's MCP servers", () => {
 
     await api.delete(`/api/v1/mcp/servers/${id}`).expect(204);
     expect((await api.get('/api/v1/mcp/servers').expect(200)).body).toEqual([]);
+  });
+
+  it('authorises a server with OAuth 2.1 (metadata, dynamic registration, PKCE), then calls its tools with the token it got', async () => {
+    const api = new ApiClient(stack.url);
+    await api.guest();
+    const started = await api.post('/api/v1/mcp/servers', { name: 'Protected', url: protectedMcp.url, oauth: true }).expect(201);
+    expect(started.body).toMatchObject({ auth: 'oauth', status: 'needs_authorization', tools: [] });
+    const authorize = new URL(started.body.authorization_url);
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+      response_type: 'code',
+      code_challenge_method: 'S256',
+      redirect_uri: 'https://assistant.example/settings/mcp-callback',
+    });
+    // The user's browser authorises (the demo server consents at once) and comes back to the portal's callback page.
+    const consent = await fetch(authorize, { redirect: 'manual' });
+    const back = new URL(consent.headers.get('location')!);
+    expect(back.origin + back.pathname).toBe('https://assistant.example/settings/mcp-callback');
+    const code = back.searchParams.get('code')!;
+    const state = back.searchParams.get('state')!;
+    expect(state.startsWith(`${started.body.server_id}.`)).toBe(true);
+
+    // A wrong state is refused; the right one finishes it.
+    const id = started.body.server_id as string;
+    expect((await api.post(`/api/v1/mcp/servers/${id}/oauth`, { code, state: `${id}.forged` }).expect(400)).body.detail).toMatch(
+      /No authorisation/,
+    );
+    const finished = await api.post(`/api/v1/mcp/servers/${id}/oauth`, { code, state }).expect(200);
+    expect(finished.body).toMatchObject({ status: 'ready', authorization_url: null });
+    expect(finished.body.tools.map((t: { name: string }) => t.name)).toContain('echo');
+
+    plan.push([{ toolCall: { name: 'mcp_Protected__echo', arguments: { text: 'authorised' }, callId: 'o1' } }], 'Done.');
+    const chatId = (await api.post('/api/v1/chats/', {}).expect(201)).body.chat_id;
+    const { events } = await postStream(`${stack.url}/api/v1/chats/${chatId}/messages`, api.token!, { content: 'Use the protected tool' });
+    expect(replyOf(events).metadata.tools).toEqual([expect.objectContaining({ name: 'mcp_Protected__echo', status: 'ok' })]);
+    expect(
+      JSON.stringify(
+        model
+          .requests('chat.completions')
+          .filter((r) => r.stream)
+          .at(-1)!.body.messages,
+      ),
+    ).toContain('echo: authorised');
+
+    // What the flow keeps stays sealed in the export.
+    const zip = await binary(api.get('/api/v1/users/me/export')).expect(200);
+    const exported = strFromU8(unzipSync(new Uint8Array(zip.body as Buffer))['chat.json']);
+    expect(exported).not.toContain('access_token');
+    expect(exported).not.toContain(code);
   });
 
   it("offers the operator's servers to every user, with the operator's token", async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HTTP_ROUTES } from '@app/contracts/gateway';
-import { FakeMcpServer, TRANSPORTS } from '@app/testing';
+import { FakeMcpServer, FakeOAuthMcpServer, TRANSPORTS } from '@app/testing';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { ApiClient, eventually, phoneNumbers } from '../support/api-client';
 import { parseSse } from '../support/sse';
@@ -24,10 +24,12 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /api/v1/user_memory/:user_memory_id': { text: 'x' },
   'PATCH /api/v1/reminders/:reminder_id': { text: 'x' },
   'PATCH /api/v1/mcp/servers/:server_id': { name: 'x' },
+  'POST /api/v1/mcp/servers/:server_id/oauth': { code: 'x', state: 'x' },
 };
 
 /** The users' MCP servers are reached at this local server (allowed by TOOLS_PRIVATE_HOSTS). */
 const mcpServer = new FakeMcpServer();
+const oauthServer = new FakeOAuthMcpServer();
 
 type Actor = 'owner' | 'other' | 'guest' | 'anonymous';
 const HOSTILE: readonly Exclude<Actor, 'owner'>[] = ['anonymous', 'guest', 'other'];
@@ -559,6 +561,33 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         };
       },
     },
+    'POST /api/v1/mcp/servers/:server_id/oauth': {
+      kind: 'owned',
+      prepare: async () => {
+        // The owner starts an OAuth authorisation; the code and state come back to their browser.
+        const name = marker('oauth').slice(0, 40);
+        const started = (await ok('POST', '/api/v1/mcp/servers', { name, url: oauthServer.url, oauth: true })).json as {
+          server_id: string;
+          authorization_url: string;
+        };
+        const back = new URL((await fetch(started.authorization_url, { redirect: 'manual' })).headers.get('location')!);
+        const code = back.searchParams.get('code')!;
+        return {
+          path: `/api/v1/mcp/servers/${started.server_id}/oauth`,
+          body: { code, state: back.searchParams.get('state') },
+          secrets: [name, code],
+          untouched: async () =>
+            expect(
+              ((await ok('GET', '/api/v1/mcp/servers')).json as { server_id: string; status: string }[]).find(
+                (m) => m.server_id === started.server_id,
+              ),
+            ).toMatchObject({
+              status: 'needs_authorization',
+            }),
+          ownerSucceeded: (answer) => expect(answer.json).toMatchObject({ status: 'ready' }),
+        };
+      },
+    },
     'DELETE /api/v1/mcp/servers/:server_id': {
       kind: 'owned',
       prepare: async () => {
@@ -588,10 +617,10 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
 
   beforeAll(async () => {
     // One address makes every call: the texting routes' share of the rate limit would answer 429 first.
-    await mcpServer.start();
+    await Promise.all([mcpServer.start(), oauthServer.start()]);
     booted = await startTestStack('ownership', transport, {
       OFFLINE_TOKEN_DELAY_MS: '0',
-      TOOLS_PRIVATE_HOSTS: new URL(mcpServer.url).host,
+      TOOLS_PRIVATE_HOSTS: [new URL(mcpServer.url).host, new URL(oauthServer.url).host].join(','),
       TOOLS_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
       RATE_LIMIT_PER_MINUTE: '120000',
       // The owner makes a group per case: each of a member's groups takes a number of the pool.
@@ -612,7 +641,7 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
 
   afterAll(async () => {
     await booted?.close();
-    await mcpServer.stop();
+    await Promise.all([mcpServer.stop(), oauthServer.stop()]);
   });
 
   it('has a case for every route with a path parameter, and no case for a route that is gone', () => {

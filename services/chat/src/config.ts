@@ -87,6 +87,8 @@ export const chatEnvSchema = z.object({
         )
         .max(20),
     ),
+  /** Where the portal is (an MCP server's OAuth authorisation comes back to <PUBLIC_URL>/settings/mcp-callback). */
+  PUBLIC_URL: url.default('http://127.0.0.1:8080'),
   /** Users' MCP servers: one exchange's time limit, the most bytes of one answer, servers per user. */
   MCP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(20_000),
   MCP_MAX_BYTES: z.coerce.number().int().min(10_000).max(50_000_000).default(1_000_000),

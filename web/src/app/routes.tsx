@@ -22,6 +22,7 @@ const ConfirmMemoriesPage = page(() => import('../pages/ConfirmMemoriesPage'), '
 const SettingsPage = page(() => import('../pages/SettingsPage'), 'SettingsPage');
 const MemoriesPage = page(() => import('../pages/MemoriesPage'), 'MemoriesPage');
 const RemindersPage = page(() => import('../pages/RemindersPage'), 'RemindersPage');
+const McpCallbackPage = page(() => import('../pages/McpCallbackPage'), 'McpCallbackPage');
 const SharedChatPage = page(() => import('../pages/SharedChatPage'), 'SharedChatPage');
 const TermsPage = page(() => import('../pages/LegalPages'), 'TermsPage');
 const PrivacyPage = page(() => import('../pages/LegalPages'), 'PrivacyPage');
@@ -122,6 +123,14 @@ export const routes: RouteObject[] = [
             element: (
               <RequireLogin>
                 <MemoriesPage />
+              </RequireLogin>
+            ),
+          },
+          {
+            path: '/settings/mcp-callback',
+            element: (
+              <RequireLogin>
+                <McpCallbackPage />
               </RequireLogin>
             ),
           },

@@ -18,8 +18,12 @@ export const McpServerSchema = z.object({
   server_id: z.string(),
   name: z.string(),
   url: z.string(),
-  /** `token`: an access token is kept (sealed; never shown again). */
-  auth: z.enum(['none', 'token']),
+  /** `token`: an access token is kept (sealed; never shown again); `oauth`: OAuth 2.1 (tokens sealed, refreshed). */
+  auth: z.enum(['none', 'token', 'oauth']),
+  /** `needs_authorization`: added with OAuth, waiting for the user to authorise at `authorization_url`. */
+  status: z.enum(['ready', 'needs_authorization']),
+  /** Only in the answer that starts an OAuth authorisation. */
+  authorization_url: z.string().nullable(),
   tools: z.array(McpToolViewSchema),
   listed_at: z.string().nullable(),
   created_at: z.string(),
@@ -35,7 +39,9 @@ const name = z
 const serverUrl = z.string().trim().min(1).max(2_000);
 const token = z.string().trim().min(1).max(4_000);
 
-export const AddMcpServerBodySchema = z.object({ name, url: serverUrl, access_token: token.optional() });
+/** `oauth`: authorise with OAuth 2.1 (the MCP authorisation specification) instead of a token. */
+export const AddMcpServerBodySchema = z.object({ name, url: serverUrl, access_token: token.optional(), oauth: z.boolean().optional() });
+export const FinishMcpOAuthBodySchema = z.object({ code: z.string().min(1).max(2_000), state: z.string().min(1).max(200) });
 export const UpdateMcpServerBodySchema = z
   .object({
     name: name.optional(),
@@ -72,6 +78,12 @@ export const MCP_RPC = {
       .strict(),
     response: McpServerSchema,
     description: 'Rename a server, change its token, switch its tools on or off',
+  }),
+  finishOAuth: defineRpc({
+    subject: 'chat.mcp.oauth.finish',
+    request: FinishMcpOAuthBodySchema.extend({ server_id: id }).strict(),
+    response: McpServerSchema,
+    description: "Take back an MCP server's OAuth authorisation code: tokens are kept sealed and the tools listed",
   }),
   refresh: defineRpc({
     subject: 'chat.mcp.refresh',

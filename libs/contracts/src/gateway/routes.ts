@@ -61,7 +61,14 @@ import {
   UpdateReminderBodySchema,
   UpdateReminderSettingsBodySchema,
 } from '../chat/reminders';
-import { AddMcpServerBodySchema, MCP_RPC, McpServerParamsSchema, McpServerSchema, UpdateMcpServerBodySchema } from '../chat/mcp';
+import {
+  AddMcpServerBodySchema,
+  FinishMcpOAuthBodySchema,
+  MCP_RPC,
+  McpServerParamsSchema,
+  McpServerSchema,
+  UpdateMcpServerBodySchema,
+} from '../chat/mcp';
 import { MEMORY_RPC, MemoryIdParamsSchema, MemoryListQuerySchema, UpdateMemoryBodySchema, UserMemorySchema } from '../memory/index';
 import {
   CHAT_RPC,
@@ -848,6 +855,18 @@ export const API = {
       response: McpServerSchema,
       errors: { 400: 'No such tool on the server', 404: 'No such server of the caller', 409: 'A server of that name exists' },
       rpc: MCP_RPC.update,
+    }),
+    finishOAuth: defineRoute({
+      method: 'POST',
+      path: '/api/v1/mcp/servers/:server_id/oauth',
+      summary: "Finish a server's OAuth 2.1 authorisation with the code and state the portal's callback page received",
+      tag: 'mcp',
+      auth: 'bearer',
+      params: McpServerParamsSchema,
+      body: FinishMcpOAuthBodySchema,
+      response: McpServerSchema,
+      errors: { 400: 'No authorisation under way with that state, or the server refused the code', 404: 'No such server of the caller' },
+      rpc: MCP_RPC.finishOAuth,
     }),
     refresh: defineRoute({
       method: 'POST',

@@ -1,4 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
+import express from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
@@ -61,6 +66,11 @@ export class FakeMcpServer {
       request.socket.destroy();
       return;
     }
+    await this.respond(request, response, parsed);
+  }
+
+  /** Answers one MCP request (already parsed and let through). */
+  async respond(request: IncomingMessage, response: ServerResponse, parsed: unknown): Promise<void> {
     const mcp = this.build(request);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     response.on('close', () => {
@@ -107,5 +117,45 @@ export class FakeMcpServer {
     );
     if (this.extraTool) mcp.registerTool('extra_tool', { description: 'Appeared later' }, async () => text('extra'));
     return mcp;
+  }
+}
+
+/**
+ * An MCP server behind OAuth 2.1 as the MCP authorisation specification describes it, written with
+ * the SDK's own server side: protected-resource metadata, authorisation-server metadata, dynamic
+ * client registration, PKCE, a token endpoint (the SDK's in-memory demo provider, which consents at
+ * once), and `/mcp` requiring a bearer token it issued (401 with `WWW-Authenticate` otherwise).
+ */
+export class FakeOAuthMcpServer {
+  private server?: Server;
+  private base = '';
+  readonly provider = new DemoInMemoryAuthProvider();
+  readonly tools = new FakeMcpServer();
+
+  get url(): string {
+    return `${this.base}/mcp`;
+  }
+
+  async start(): Promise<void> {
+    const app = express();
+    this.server = createServer(app);
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const resource = new URL(this.url);
+    app.use(
+      mcpAuthRouter({
+        provider: this.provider,
+        issuerUrl: new URL(this.base),
+        resourceServerUrl: resource,
+        scopesSupported: ['mcp:tools'],
+      }),
+    );
+    const bearer = requireBearerAuth({ verifier: this.provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource) });
+    app.post('/mcp', express.json(), bearer, (request, response) => void this.tools.respond(request, response, request.body));
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }

@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /** A tool as an MCP server lists it. */
@@ -34,13 +35,14 @@ export class McpServerError extends Error {
  * any chat replica can make any call.
  */
 export async function withMcpServer<T>(
-  server: { url: string; token: string | null },
+  server: { url: string; token: string | null; authProvider?: OAuthClientProvider },
   fetchLike: FetchLike,
   options: { signal: AbortSignal; timeoutMs: number },
   work: (client: Client) => Promise<T>,
 ): Promise<T> {
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     fetch: fetchLike,
+    authProvider: server.authProvider,
     requestInit: server.token ? { headers: { authorization: `Bearer ${server.token}` } } : undefined,
   });
   const client = new Client({ name: 'assistant', version: '1.0.0' }, { capabilities: {} });

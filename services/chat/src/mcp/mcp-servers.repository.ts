@@ -9,6 +9,9 @@ export interface McpServerRecord {
   name: string;
   url: string;
   tokenSealed: string | null;
+  /** How it is authorised: nothing, an access token, or OAuth 2.1 (its flow's state sealed in `oauthSealed`). */
+  auth: 'none' | 'token' | 'oauth';
+  oauthSealed: string | null;
   tools: McpToolInfo[];
   disabledTools: string[];
   listedAt: Date | null;
@@ -21,19 +24,23 @@ interface Row {
   name: string;
   url: string;
   token_sealed: string | null;
+  auth: 'none' | 'token' | 'oauth';
+  oauth_sealed: string | null;
   tools: McpToolInfo[];
   disabled_tools: string[];
   listed_at: Date | null;
   created_at: Date;
 }
 
-const COLUMNS = 'id, user_id, name, url, token_sealed, tools, disabled_tools, listed_at, created_at';
+const COLUMNS = 'id, user_id, name, url, token_sealed, auth, oauth_sealed, tools, disabled_tools, listed_at, created_at';
 const recordOf = (r: Row): McpServerRecord => ({
   id: r.id,
   userId: r.user_id,
   name: r.name,
   url: r.url,
   tokenSealed: r.token_sealed,
+  auth: r.auth,
+  oauthSealed: r.oauth_sealed,
   tools: Array.isArray(r.tools) ? r.tools : [],
   disabledTools: r.disabled_tools ?? [],
   listedAt: r.listed_at,
@@ -65,9 +72,19 @@ export class McpServersRepository {
   /** Null when the user has a server of that name already. */
   async insert(server: Omit<McpServerRecord, 'createdAt' | 'disabledTools'>): Promise<McpServerRecord | null> {
     const rows: Row[] = await this.dataSource.query(
-      `INSERT INTO mcp_server (id, user_id, name, url, token_sealed, tools, listed_at) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
+      `INSERT INTO mcp_server (id, user_id, name, url, token_sealed, auth, oauth_sealed, tools, listed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9)
        ON CONFLICT (user_id, lower(name)) DO NOTHING RETURNING ${COLUMNS}`,
-      [server.id, server.userId, server.name, server.url, server.tokenSealed, toSafeJson(server.tools), server.listedAt],
+      [
+        server.id,
+        server.userId,
+        server.name,
+        server.url,
+        server.tokenSealed,
+        server.auth,
+        server.oauthSealed,
+        toSafeJson(server.tools),
+        server.listedAt,
+      ],
     );
     return rows[0] ? recordOf(rows[0]) : null;
   }
@@ -75,7 +92,14 @@ export class McpServersRepository {
   async update(
     userId: string,
     id: string,
-    change: { name?: string; tokenSealed?: string | null; tools?: McpToolInfo[]; disabledTools?: string[]; listedAt?: Date },
+    change: {
+      name?: string;
+      tokenSealed?: string | null;
+      oauthSealed?: string;
+      tools?: McpToolInfo[];
+      disabledTools?: string[];
+      listedAt?: Date;
+    },
   ): Promise<McpServerRecord | null> {
     const [rows]: [Row[], number] = await this.dataSource.query(
       `UPDATE mcp_server SET
@@ -84,6 +108,7 @@ export class McpServersRepository {
          tools = COALESCE($6::jsonb, tools),
          disabled_tools = COALESCE($7::text[], disabled_tools),
          listed_at = COALESCE($8, listed_at),
+         oauth_sealed = COALESCE($9, oauth_sealed),
          updated_at = now()
        WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
       [
@@ -95,6 +120,7 @@ export class McpServersRepository {
         change.tools ? toSafeJson(change.tools) : null,
         change.disabledTools ?? null,
         change.listedAt ?? null,
+        change.oauthSealed ?? null,
       ],
     );
     return rows[0] ? recordOf(rows[0]) : null;

@@ -8,14 +8,17 @@ import { ownerOf } from '../conversations/conversations.service';
 import { OutboundRefused } from '../tools/outbound/guarded-fetch';
 import { OutboundHttp } from '../tools/outbound/outbound-http';
 import { callMcpTool, listMcpTools, McpServerError, withMcpServer, type McpCallOutcome, type McpToolInfo } from './mcp-client';
+import { auth as oauth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { McpServersRepository, type McpServerRecord, type McpServerStore } from './mcp-servers.repository';
+import { McpOAuthProvider, type McpOAuthState } from './mcp-oauth.provider';
 import { modelToolName } from './mcp.tool';
 import { TokenSeal, toolsKey } from './token-seal';
 
 export const MCP_SERVER_NOT_FOUND = 'No such MCP server.';
 export const MCP_NAME_TAKEN = 'You have an MCP server of that name already.';
 
-export type McpConfig = Pick<ChatConfig, 'MCP_TIMEOUT_MS' | 'MCP_MAX_BYTES' | 'MCP_MAX_SERVERS' | 'TOOLS_ENCRYPTION_KEY'>;
+export type McpConfig = Pick<ChatConfig, 'MCP_TIMEOUT_MS' | 'MCP_MAX_BYTES' | 'MCP_MAX_SERVERS' | 'TOOLS_ENCRYPTION_KEY' | 'PUBLIC_URL'>;
+export const OAUTH_NOT_UNDER_WAY = 'No authorisation of this server is under way (or it was for another one). Add it again.';
 
 /**
  * Users' own MCP servers: added (reached and listed through the outbound guard first), listed,
@@ -38,27 +41,113 @@ export class McpServersService {
   }
 
   async list(caller: Caller): Promise<McpServer[]> {
-    return (await this.repo.list(ownerOf(caller))).map(toView);
+    return (await this.repo.list(ownerOf(caller))).map((server) => toView(server));
   }
 
-  async add(caller: Caller, input: { name: string; url: string; access_token?: string }): Promise<McpServer> {
+  async add(caller: Caller, input: { name: string; url: string; access_token?: string; oauth?: boolean }): Promise<McpServer> {
     const userId = ownerOf(caller);
     if ((await this.repo.count(userId)) >= this.config.MCP_MAX_SERVERS)
       throw DomainError.conflict(`You have ${this.config.MCP_MAX_SERVERS} MCP servers already: remove one first.`);
+    if (input.oauth && input.access_token) throw DomainError.badRequest('Give an access token or ask for OAuth, not both.');
     const id = randomUUID();
     const url = await this.checkedUrl(input.url);
-    const tools = await this.listTools(url, input.access_token ?? null);
+    if (input.oauth) return this.addWithOAuth(userId, id, input.name.trim(), url);
+    const tools = await this.listTools({ url, token: input.access_token ?? null });
     const stored = await this.repo.insert({
       id,
       userId,
       name: input.name.trim(),
       url,
       tokenSealed: input.access_token ? this.sealed(input.access_token, id) : null,
+      auth: input.access_token ? 'token' : 'none',
+      oauthSealed: null,
       tools,
       listedAt: new Date(),
     });
     if (!stored) throw DomainError.conflict(MCP_NAME_TAKEN);
     return toView(stored);
+  }
+
+  /**
+   * OAuth 2.1 as the MCP authorisation specification describes it (through the SDK): the server's
+   * protected-resource and authorisation-server metadata are read, this product registers itself
+   * as a client, and the user is sent to authorise (PKCE); the server is kept, waiting, with the
+   * authorisation URL to open. `finishOAuth` takes the code back.
+   */
+  private async addWithOAuth(userId: string, id: string, name: string, url: string): Promise<McpServer> {
+    const stored = await this.repo.insert({
+      id,
+      userId,
+      name,
+      url,
+      tokenSealed: null,
+      auth: 'oauth',
+      oauthSealed: this.sealed(JSON.stringify({}), id),
+      tools: [],
+      listedAt: null,
+    });
+    if (!stored) throw DomainError.conflict(MCP_NAME_TAKEN);
+    const { provider, kept } = this.oauthOf(stored);
+    let result: 'AUTHORIZED' | 'REDIRECT';
+    try {
+      result = await oauth(provider, { serverUrl: url, fetchFn: this.outbound.fetchLike(this.config.MCP_MAX_BYTES) });
+    } catch (error) {
+      await this.repo.remove(userId, id);
+      throw DomainError.badRequest(`The server's authorisation could not be started: ${reasonOf(error)}`);
+    }
+    if (result === 'AUTHORIZED') return this.relisted(userId, stored);
+    return toView(stored, kept.authorizationUrl ?? null);
+  }
+
+  /** The user came back from authorising: the code is exchanged for tokens (kept sealed), and the tools listed. */
+  async finishOAuth(caller: Caller, input: { server_id: string; code: string; state: string }): Promise<McpServer> {
+    const userId = ownerOf(caller);
+    const server = await this.owned(userId, input.server_id);
+    if (server.auth !== 'oauth') throw DomainError.badRequest(OAUTH_NOT_UNDER_WAY);
+    const { provider, kept } = this.oauthOf(server);
+    if (!kept.state || kept.state !== input.state) throw DomainError.badRequest(OAUTH_NOT_UNDER_WAY);
+    try {
+      const result = await oauth(provider, {
+        serverUrl: server.url,
+        authorizationCode: input.code,
+        fetchFn: this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
+      });
+      if (result !== 'AUTHORIZED') throw new Error('the server asked to authorise again');
+    } catch (error) {
+      throw DomainError.badRequest(`The authorisation failed: ${reasonOf(error)}`);
+    }
+    return this.relisted(userId, (await this.repo.find(userId, server.id)) ?? server);
+  }
+
+  private async relisted(userId: string, server: McpServerRecord): Promise<McpServer> {
+    const tools = await this.listTools(this.targetOf(server));
+    const updated = await this.repo.update(userId, server.id, { tools, listedAt: new Date() });
+    if (!updated) throw DomainError.notFound(MCP_SERVER_NOT_FOUND);
+    return toView(updated);
+  }
+
+  /** The SDK's OAuth client for a server, saving what the flow keeps (sealed) in its row. */
+  private oauthOf(server: McpServerRecord): { provider: McpOAuthProvider; kept: McpOAuthState } {
+    const kept: McpOAuthState = server.oauthSealed ? (JSON.parse(this.opened(server.oauthSealed, server.id)) as McpOAuthState) : {};
+    const redirect = `${this.config.PUBLIC_URL.replace(/\/$/, '')}/settings/mcp-callback`;
+    const provider = new McpOAuthProvider(server.id, redirect, kept, async (state) => {
+      await this.repo.update(server.userId, server.id, { oauthSealed: this.sealed(JSON.stringify(state), server.id) });
+    });
+    return { provider, kept };
+  }
+
+  private opened(sealed: string, rowId: string): string {
+    if (!this.seal) throw DomainError.unavailable('Secrets cannot be read: the operator has not set TOOLS_ENCRYPTION_KEY.');
+    return this.seal.open(sealed, rowId);
+  }
+
+  /** How to reach a server: its URL, its token or its OAuth client. */
+  private targetOf(server: McpServerRecord) {
+    return {
+      url: server.url,
+      token: this.tokenOf(server),
+      ...(server.auth === 'oauth' ? { authProvider: this.oauthOf(server).provider } : {}),
+    };
   }
 
   async update(
@@ -93,10 +182,7 @@ export class McpServersService {
   async refresh(caller: Caller, serverId: string): Promise<McpServer> {
     const userId = ownerOf(caller);
     const server = await this.owned(userId, serverId);
-    const tools = await this.listTools(server.url, this.tokenOf(server));
-    const updated = await this.repo.update(userId, server.id, { tools, listedAt: new Date() });
-    if (!updated) throw DomainError.notFound(MCP_SERVER_NOT_FOUND);
-    return toView(updated);
+    return this.relisted(userId, server);
   }
 
   async remove(caller: Caller, serverId: string): Promise<{ removed: true }> {
@@ -116,7 +202,7 @@ export class McpServersService {
   async call(server: McpServerRecord, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallOutcome> {
     try {
       return await withMcpServer(
-        { url: server.url, token: this.tokenOf(server) },
+        this.targetOf(server),
         this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
         { signal, timeoutMs: this.config.MCP_TIMEOUT_MS },
         (client) => callMcpTool(client, tool, args, { signal, timeoutMs: this.config.MCP_TIMEOUT_MS }),
@@ -136,11 +222,11 @@ export class McpServersService {
     }
   }
 
-  private async listTools(url: string, token: string | null): Promise<McpToolInfo[]> {
+  private async listTools(target: Parameters<typeof withMcpServer>[0]): Promise<McpToolInfo[]> {
     const signal = AbortSignal.timeout(this.config.MCP_TIMEOUT_MS);
     try {
       return await withMcpServer(
-        { url, token },
+        target,
         this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
         { signal, timeoutMs: this.config.MCP_TIMEOUT_MS },
         (client) => listMcpTools(client, { signal, timeoutMs: this.config.MCP_TIMEOUT_MS }),
@@ -176,12 +262,15 @@ export function reasonOf(error: unknown): string {
   return message.replace(/Bearer\s+\S+/gi, 'Bearer …').slice(0, 300) || 'it did not answer';
 }
 
-export function toView(server: McpServerRecord): McpServer {
+export function toView(server: McpServerRecord, authorizationUrl: string | null = null): McpServer {
+  const waiting = server.auth === 'oauth' && !server.listedAt;
   return {
     server_id: server.id,
     name: server.name,
     url: server.url,
-    auth: server.tokenSealed ? 'token' : 'none',
+    auth: server.auth,
+    status: waiting ? 'needs_authorization' : 'ready',
+    authorization_url: waiting ? authorizationUrl : null,
     tools: server.tools.map((tool) => ({
       name: tool.name,
       description: tool.description,

@@ -23,6 +23,11 @@ export class McpHandlers {
     return this.servers.update(caller, data);
   }
 
+  @RpcHandler(MCP_RPC.finishOAuth)
+  finishOAuth({ caller, data }: RpcInput<typeof MCP_RPC.finishOAuth>) {
+    return this.servers.finishOAuth(caller, data);
+  }
+
   @RpcHandler(MCP_RPC.refresh)
   refresh({ caller, data }: RpcInput<typeof MCP_RPC.refresh>) {
     return this.servers.refresh(caller, data.server_id);

@@ -94,6 +94,8 @@ function recordOf(server: OperatorServer): McpServerRecord {
     name: server.name,
     url: server.url,
     tokenSealed: null,
+    auth: server.token ? 'token' : 'none',
+    oauthSealed: null,
     tools: [],
     disabledTools: [],
     listedAt: null,

@@ -11,6 +11,8 @@ const SERVER = {
   name: 'My tools',
   url: 'https://tools.example/mcp',
   auth: 'token',
+  status: 'ready',
+  authorization_url: null,
   tools: [
     { name: 'echo', description: 'Says it back', enabled: true, model_name: 'mcp_My_tools__echo' },
     { name: 'add', description: 'Adds', enabled: false, model_name: 'mcp_My_tools__add' },

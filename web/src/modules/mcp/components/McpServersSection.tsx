@@ -9,11 +9,20 @@ export function McpServersSection() {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
+  const [useOAuth, setUseOAuth] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     add.mutate(
-      { name: name.trim(), url: url.trim(), ...(token.trim() ? { access_token: token.trim() } : {}) },
-      { onSuccess: () => (setName(''), setUrl(''), setToken('')) },
+      { name: name.trim(), url: url.trim(), ...(useOAuth ? { oauth: true } : token.trim() ? { access_token: token.trim() } : {}) },
+      {
+        onSuccess: (server) => {
+          setName('');
+          setUrl('');
+          setToken('');
+          // OAuth: on to the server's authorisation page; it comes back to /settings/mcp-callback.
+          if (server.authorization_url) window.location.assign(server.authorization_url);
+        },
+      },
     );
   };
   const failure = add.error ?? toggle.error ?? relist.error ?? remove.error;
@@ -27,7 +36,8 @@ export function McpServersSection() {
         <section key={server.server_id} className="mcp-server" aria-label={`MCP server ${server.name}`}>
           <header className="mcp-server__header">
             <strong>{server.name}</strong> <span className="muted small">{server.url}</span>
-            {server.auth === 'token' && <span className="badge badge--muted">token</span>}
+            {server.auth !== 'none' && <span className="badge badge--muted">{server.auth === 'oauth' ? 'OAuth' : 'token'}</span>}
+            {server.status === 'needs_authorization' && <span className="badge">not authorised yet</span>}
           </header>
           <ul className="mcp-server__tools">
             {server.tools.map((tool) => (
@@ -76,7 +86,10 @@ export function McpServersSection() {
         </label>
         <label className="field">
           <span className="field__label">Access token (optional)</span>
-          <input type="password" value={token} autoComplete="off" onChange={(e) => setToken(e.target.value)} />
+          <input type="password" value={token} autoComplete="off" disabled={useOAuth} onChange={(e) => setToken(e.target.value)} />
+        </label>
+        <label>
+          <input type="checkbox" checked={useOAuth} onChange={(e) => setUseOAuth(e.target.checked)} /> Sign in to the server (OAuth)
         </label>
         <button type="submit" className="button button--primary" disabled={add.isPending}>
           Add server
