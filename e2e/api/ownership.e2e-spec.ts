@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HTTP_ROUTES } from '@app/contracts/gateway';
-import { TRANSPORTS } from '@app/testing';
+import { FakeMcpServer, FakeOAuthMcpServer, TRANSPORTS } from '@app/testing';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { ApiClient, eventually, phoneNumbers } from '../support/api-client';
 import { parseSse } from '../support/sse';
@@ -22,7 +22,14 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/v1/chats/:chat_id/messages': { content: 'x' },
   'PUT /api/v1/messages/:message_id/feedback': { feedback: 'like' },
   'PUT /api/v1/user_memory/:user_memory_id': { text: 'x' },
+  'PATCH /api/v1/reminders/:reminder_id': { text: 'x' },
+  'PATCH /api/v1/mcp/servers/:server_id': { name: 'x' },
+  'POST /api/v1/mcp/servers/:server_id/oauth': { code: 'x', state: 'x' },
 };
+
+/** The users' MCP servers are reached at this local server (allowed by TOOLS_PRIVATE_HOSTS). */
+const mcpServer = new FakeMcpServer();
+const oauthServer = new FakeOAuthMcpServer();
 
 type Actor = 'owner' | 'other' | 'guest' | 'anonymous';
 const HOSTILE: readonly Exclude<Actor, 'owner'>[] = ['anonymous', 'guest', 'other'];
@@ -164,6 +171,32 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
     const invite = (await ok('POST', `/api/v1/sms/groups/${created.channel_url}/invites`)).json as { invite_id: string };
     return { channelUrl: created.channel_url, name, inviteId: invite.invite_id };
   }
+
+  /** A pending reminder of the owner's (in two hours: it stays pending through the case). */
+  async function reminder() {
+    const text = marker('reminder');
+    const created = (await ok('POST', '/api/v1/reminders/', { text, when: 'in 2 hours' })).json as { reminder_id: string };
+    return { reminderId: created.reminder_id, text };
+  }
+
+  /** An MCP server of the owner's (with a token, which must never reach anyone). */
+  async function mcp() {
+    const name = marker('mcp').slice(0, 40);
+    const token = `token-${randomUUID()}`;
+    const created = (await ok('POST', '/api/v1/mcp/servers', { name, url: mcpServer.url, access_token: token })).json as {
+      server_id: string;
+    };
+    return { serverId: created.server_id, name, token };
+  }
+  const mcpNames = async () =>
+    ((await ok('GET', '/api/v1/mcp/servers')).json as { server_id: string; name: string }[]).map((m) => `${m.server_id}:${m.name}`);
+
+  const reminderOf = async (id: string) =>
+    ((await ok('GET', '/api/v1/reminders/')).json as { reminder_id: string; text: string; status: string; seen: boolean }[]).find(
+      (r) => r.reminder_id === id,
+    );
+  const reminderUntouched = (id: string, text: string) => async () =>
+    expect(await reminderOf(id)).toMatchObject({ text, status: 'pending', seen: false });
 
   const groupUntouched = (channelUrl: string, name: string) => async () =>
     expect(((await ok('GET', `/api/v1/sms/groups/${channelUrl}`)).json as { name: string }).name).toBe(name);
@@ -466,6 +499,107 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         };
       },
     },
+    'PATCH /api/v1/reminders/:reminder_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await reminder();
+        return {
+          path: `/api/v1/reminders/${made.reminderId}`,
+          body: { text: 'Rewritten by whoever calls' },
+          secrets: [made.text],
+          untouched: reminderUntouched(made.reminderId, made.text),
+          ownerSucceeded: async () => expect(await reminderOf(made.reminderId)).toMatchObject({ text: 'Rewritten by whoever calls' }),
+        };
+      },
+    },
+    'DELETE /api/v1/reminders/:reminder_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await reminder();
+        return {
+          path: `/api/v1/reminders/${made.reminderId}`,
+          secrets: [made.text],
+          untouched: reminderUntouched(made.reminderId, made.text),
+          ownerSucceeded: async () => expect(await reminderOf(made.reminderId)).toMatchObject({ status: 'cancelled' }),
+        };
+      },
+    },
+    'POST /api/v1/reminders/:reminder_id/seen': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await reminder();
+        return {
+          path: `/api/v1/reminders/${made.reminderId}/seen`,
+          secrets: [made.text],
+          untouched: reminderUntouched(made.reminderId, made.text),
+          ownerSucceeded: async () => expect(await reminderOf(made.reminderId)).toMatchObject({ seen: true }),
+        };
+      },
+    },
+    'PATCH /api/v1/mcp/servers/:server_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await mcp();
+        return {
+          path: `/api/v1/mcp/servers/${made.serverId}`,
+          body: { name: 'Renamed by whoever calls' },
+          secrets: [made.name, made.token],
+          untouched: async () => expect(await mcpNames()).toContain(`${made.serverId}:${made.name}`),
+          ownerSucceeded: async () => expect(await mcpNames()).toContain(`${made.serverId}:Renamed by whoever calls`),
+        };
+      },
+    },
+    'POST /api/v1/mcp/servers/:server_id/refresh': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await mcp();
+        return {
+          path: `/api/v1/mcp/servers/${made.serverId}/refresh`,
+          secrets: [made.name, made.token],
+          untouched: async () => expect(await mcpNames()).toContain(`${made.serverId}:${made.name}`),
+          ownerSucceeded: (answer) => expect(JSON.stringify(answer.json)).not.toContain(made.token),
+        };
+      },
+    },
+    'POST /api/v1/mcp/servers/:server_id/oauth': {
+      kind: 'owned',
+      prepare: async () => {
+        // The owner starts an OAuth authorisation; the code and state come back to their browser.
+        const name = marker('oauth').slice(0, 40);
+        const started = (await ok('POST', '/api/v1/mcp/servers', { name, url: oauthServer.url, oauth: true })).json as {
+          server_id: string;
+          authorization_url: string;
+        };
+        const back = new URL((await fetch(started.authorization_url, { redirect: 'manual' })).headers.get('location')!);
+        const code = back.searchParams.get('code')!;
+        return {
+          path: `/api/v1/mcp/servers/${started.server_id}/oauth`,
+          body: { code, state: back.searchParams.get('state') },
+          secrets: [name, code],
+          untouched: async () =>
+            expect(
+              ((await ok('GET', '/api/v1/mcp/servers')).json as { server_id: string; status: string }[]).find(
+                (m) => m.server_id === started.server_id,
+              ),
+            ).toMatchObject({
+              status: 'needs_authorization',
+            }),
+          ownerSucceeded: (answer) => expect(answer.json).toMatchObject({ status: 'ready' }),
+        };
+      },
+    },
+    'DELETE /api/v1/mcp/servers/:server_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await mcp();
+        return {
+          path: `/api/v1/mcp/servers/${made.serverId}`,
+          secrets: [made.name, made.token],
+          untouched: async () => expect(await mcpNames()).toContain(`${made.serverId}:${made.name}`),
+          ownerSucceeded: async () => expect(await mcpNames()).not.toContain(`${made.serverId}:${made.name}`),
+        };
+      },
+    },
     'POST /api/v1/user_memory/:user_memory_id/restore': {
       kind: 'owned',
       prepare: async () => {
@@ -483,8 +617,11 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
 
   beforeAll(async () => {
     // One address makes every call: the texting routes' share of the rate limit would answer 429 first.
+    await Promise.all([mcpServer.start(), oauthServer.start()]);
     booted = await startTestStack('ownership', transport, {
       OFFLINE_TOKEN_DELAY_MS: '0',
+      TOOLS_PRIVATE_HOSTS: [new URL(mcpServer.url).host, new URL(oauthServer.url).host].join(','),
+      TOOLS_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
       RATE_LIMIT_PER_MINUTE: '120000',
       // The owner makes a group per case: each of a member's groups takes a number of the pool.
       SMS_DEV_GROUP_NUMBERS: Array.from({ length: 20 }, (_, i) => `+1555010${String(i + 10).padStart(4, '0')}`).join(','),
@@ -504,6 +641,7 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
 
   afterAll(async () => {
     await booted?.close();
+    await Promise.all([mcpServer.stop(), oauthServer.stop()]);
   });
 
   it('has a case for every route with a path parameter, and no case for a route that is gone', () => {
@@ -557,6 +695,29 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         expect(messages.text).not.toContain(made.words);
       }
       expect((await call('anonymous', 'GET', `/api/v1/user_memory/?source_chat_id=${made.chatId}`)).status).toBe(401);
+    });
+
+    it("lists none of the owner's MCP servers (nor their tokens) to anyone else", async () => {
+      const made = await mcp();
+      for (const actor of ['other', 'guest'] as const) {
+        const listed = await call(actor, 'GET', '/api/v1/mcp/servers');
+        expect(listed.status).toBe(200);
+        expect(listed.text).not.toContain(made.name);
+        expect(listed.text).not.toContain(made.token);
+      }
+      expect((await owner('GET', '/api/v1/mcp/servers')).text).not.toContain(made.token);
+    });
+
+    it("lists none of the owner's reminders, and never their time zone, to anyone else", async () => {
+      const made = await reminder();
+      await ok('PUT', '/api/v1/reminders/settings', { time_zone: 'Pacific/Chatham' });
+      for (const actor of ['other', 'guest'] as const) {
+        const listed = await call(actor, 'GET', '/api/v1/reminders/');
+        expect(listed.status).toBe(200);
+        expect(listed.text).not.toContain(made.text);
+        expect((await call(actor, 'GET', '/api/v1/reminders/settings')).text).not.toContain('Pacific/Chatham');
+      }
+      expect((await call('anonymous', 'GET', '/api/v1/reminders/')).status).toBe(401);
     });
 
     it("refuses the owner's message as another user's branch point or active message", async () => {

@@ -9,3 +9,5 @@ export * from './fakes/fake-twilio';
 export * from './fakes/fake-oidc';
 export * from './fakes/fake-openai';
 export * from './fakes/fake-s3';
+export * from './fakes/fake-web';
+export * from './fakes/fake-mcp';

@@ -21,12 +21,32 @@ import { ReplyRecovery } from './replies/reply-recovery';
 import { StopRegistry } from './replies/stop-registry';
 import { StoreStep } from './replies/store.step';
 import { StreamStep } from './replies/stream.step';
+import { ToolsStep } from './replies/tools.step';
+import { CHAT_TOOLS, type ChatTool } from './tools/chat-tool';
+import { ClockTool } from './tools/clock.tool';
+import { ToolRegistry } from './tools/tool-registry';
+import { ReminderDelivery } from './reminders/reminder-delivery';
+import { CancelReminderTool, ListRemindersTool, SetReminderTool, SetTimeZoneTool } from './reminders/reminder.tools';
+import { RemindersHandlers } from './reminders/reminders.handlers';
+import { RemindersRepository } from './reminders/reminders.repository';
+import { RemindersService } from './reminders/reminders.service';
+import { PageReader } from './search/page-reader';
+import { createSearchProvider } from './search/search.factory';
+import { SEARCH_PROVIDER, type SearchProvider } from './search/search-provider';
+import { ReadPageTool, SearchWebTool } from './search/web.tools';
+import { OutboundHttp } from './tools/outbound/outbound-http';
+import { McpHandlers } from './mcp/mcp.handlers';
+import { McpServersRepository } from './mcp/mcp-servers.repository';
+import { McpServersService } from './mcp/mcp-servers.service';
+import { McpToolSource } from './mcp/mcp-tool-source';
+import { OperatorMcpServers } from './mcp/operator-mcp-servers';
+import { USER_TOOLS } from './tools/tool-registry';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
 
 /** Conversations and streamed replies: history, branches, feedback, sharing, the model, titles. */
 @Module({
-  controllers: [ChatHandlers, TitleHandlers],
+  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers, McpHandlers],
   providers: [
     ChatRepository,
     ConversationsService,
@@ -42,7 +62,53 @@ import { TitleService } from './titles/title.service';
     InsiderFlagsCache,
     PromptStep,
     StreamStep,
+    ToolsStep,
     StoreStep,
+    // The tool loop's tools: built in (each feature provides its own), and the user's MCP servers'.
+    ToolRegistry,
+    { provide: ClockTool, useFactory: () => new ClockTool() },
+    {
+      provide: CHAT_TOOLS,
+      useFactory: (...tools: ChatTool[]) => tools,
+      inject: [ClockTool, SearchWebTool, ReadPageTool, SetReminderTool, ListRemindersTool, CancelReminderTool, SetTimeZoneTool],
+    },
+    // Users' own MCP servers: their tools join the built-in ones in every reply.
+    McpServersRepository,
+    McpServersService,
+    OperatorMcpServers,
+    { provide: USER_TOOLS, useClass: McpToolSource },
+    // Web search: the engine (none unless configured), and pages read through the outbound guard.
+    OutboundHttp,
+    // (An object around the engine, which is null when web search is off.)
+    { provide: SEARCH_PROVIDER, useFactory: (config: ChatConfig) => ({ engine: createSearchProvider(config) }), inject: [SERVICE_CONFIG] },
+    {
+      provide: SearchWebTool,
+      useFactory: (search: { engine: SearchProvider | null }, config: ChatConfig) =>
+        new SearchWebTool(search.engine, config.WEB_SEARCH_RESULTS),
+      inject: [SEARCH_PROVIDER, SERVICE_CONFIG],
+    },
+    {
+      provide: ReadPageTool,
+      useFactory: (search: { engine: SearchProvider | null }, outbound: OutboundHttp, config: ChatConfig) =>
+        new ReadPageTool(
+          search.engine
+            ? new PageReader(outbound, {
+                maxBytes: config.WEB_PAGE_MAX_BYTES,
+                timeoutMs: config.WEB_PAGE_TIMEOUT_MS,
+                maxChars: config.WEB_PAGE_MAX_CHARS,
+              })
+            : null,
+        ),
+      inject: [SEARCH_PROVIDER, OutboundHttp, SERVICE_CONFIG],
+    },
+    // Reminders: kept here, delivered at their time (in the portal, and by text through the sms service).
+    RemindersRepository,
+    RemindersService,
+    ReminderDelivery,
+    SetReminderTool,
+    ListRemindersTool,
+    CancelReminderTool,
+    SetTimeZoneTool,
     AttachmentsService,
     StopRegistry,
     ReplyRecovery,

@@ -18,6 +18,11 @@ export const chatService: ServiceDefinition = {
       { table: 'conversation', userColumn: 'user_id' },
       { table: 'message', userColumn: 'user_id' },
       { table: 'share', userColumn: 'user_id' },
+      { table: 'reminder', userColumn: 'user_id' },
+      // One time zone per person: an account keeps its own over a guest's.
+      { table: 'reminder_setting', userColumn: 'user_id', onMerge: 'keep' },
+      // Tokens stay sealed in the export.
+      { table: 'mcp_server', userColumn: 'user_id' },
     ],
   },
 };

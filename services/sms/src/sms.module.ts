@@ -19,6 +19,8 @@ import { RouteStep } from './channel/inbound/route.step';
 import { InboundService } from './channel/inbound.service';
 import { DESTINATION_POLICY, OutboundQueue } from './channel/outbound-queue';
 import { SendCeiling } from './channel/send-ceiling';
+import { ReminderTexts } from './channel/reminder-texts';
+import { ReminderTextsHandlers } from './channel/reminder-texts.handlers';
 import { destinationPolicyOf, ServiceNumbers } from './channel/service-numbers';
 import { WebhookSigning } from './channel/signing';
 import { ChannelStore } from './channel/store/channel-store';
@@ -40,7 +42,7 @@ import { smsSenderProvider } from './sms/sms-sender.provider';
  * `outbound_message` by user; SmsUserData finds the texts kept by number) around this module.
  */
 @Module({
-  controllers: [MessagesHandlers, ChannelHandlers],
+  controllers: [MessagesHandlers, ChannelHandlers, ReminderTextsHandlers],
   providers: [
     // The channel's tables
     ChannelStore,
@@ -72,6 +74,8 @@ import { smsSenderProvider } from './sms/sms-sender.provider';
     GroupAnswer,
     ReplyAnswer,
     Allowance,
+    // Reminders by text (the chat service owns reminders)
+    ReminderTexts,
     // Groups from the portal
     GroupsService,
     GroupJoins,

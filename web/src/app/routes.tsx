@@ -22,6 +22,8 @@ const OnboardingPage = page(() => import('../pages/OnboardingPage'), 'Onboarding
 const ConfirmMemoriesPage = page(() => import('../pages/ConfirmMemoriesPage'), 'ConfirmMemoriesPage');
 const SettingsPage = page(() => import('../pages/SettingsPage'), 'SettingsPage');
 const MemoriesPage = page(() => import('../pages/MemoriesPage'), 'MemoriesPage');
+const RemindersPage = page(() => import('../pages/RemindersPage'), 'RemindersPage');
+const McpCallbackPage = page(() => import('../pages/McpCallbackPage'), 'McpCallbackPage');
 const SharedChatPage = page(() => import('../pages/SharedChatPage'), 'SharedChatPage');
 const TermsPage = page(() => import('../pages/LegalPages'), 'TermsPage');
 const PrivacyPage = page(() => import('../pages/LegalPages'), 'PrivacyPage');
@@ -122,6 +124,22 @@ export const routes: RouteObject[] = [
             element: (
               <RequireLogin>
                 <MemoriesPage />
+              </RequireLogin>
+            ),
+          },
+          {
+            path: '/settings/mcp-callback',
+            element: (
+              <RequireLogin>
+                <McpCallbackPage />
+              </RequireLogin>
+            ),
+          },
+          {
+            path: '/reminders',
+            element: (
+              <RequireLogin>
+                <RemindersPage />
               </RequireLogin>
             ),
           },

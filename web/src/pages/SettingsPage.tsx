@@ -3,6 +3,8 @@ import { useAuthStatus } from '../modules/auth/state/authStore';
 import { useEffectiveFlags } from '../modules/insider/hooks/insiderQueries';
 import { ShellPage } from '../modules/layout/components/ShellPage';
 import { MemorySummary } from '../modules/memory/components/MemorySummary';
+import { McpServersSection } from '../modules/mcp/components/McpServersSection';
+import { TimeZoneSetting } from '../modules/reminders/components/TimeZoneSetting';
 import { AppearanceSection } from '../modules/settings/components/AppearanceSection';
 import { DataSection } from '../modules/settings/components/DataSection';
 import { InsiderPanel } from '../modules/settings/components/InsiderPanel';
@@ -26,6 +28,15 @@ export function SettingsPage() {
       </SettingsSection>
       <SettingsSection title="Memories">
         <MemorySummary />
+      </SettingsSection>
+      <SettingsSection title="Reminders">
+        <TimeZoneSetting />
+        <Link className="button button--secondary" to="/reminders">
+          Your reminders
+        </Link>
+      </SettingsSection>
+      <SettingsSection title="Tools (MCP servers)">
+        <McpServersSection />
       </SettingsSection>
       <SettingsSection title="Voice">
         <VoicePanel />

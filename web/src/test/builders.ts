@@ -31,6 +31,7 @@ export const replyDraft = (patch: Partial<ReplyDraft> = {}): ReplyDraft => ({
   reasoning: '',
   rewrittenQuery: null,
   serverPhase: null,
+  toolLabel: null,
   partialImages: [null, null, null],
   images: [],
   error: null,

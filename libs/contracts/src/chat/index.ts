@@ -10,6 +10,24 @@ export const FileReferenceSchema = z.object({
 });
 export type FileReference = z.infer<typeof FileReferenceSchema>;
 
+/** One tool the model called while writing a reply, kept in the reply's metadata (shown collapsed under it). */
+export const ToolRunSchema = z.object({
+  call_id: z.string(),
+  name: z.string(),
+  /** The arguments as the model gave them (parsed when they were JSON). */
+  arguments: z.unknown(),
+  /** ok; error (failed, or the call was malformed); refused (not allowed or not possible); timeout; cancelled (the reply was stopped). */
+  status: z.enum(['ok', 'error', 'refused', 'timeout', 'cancelled']),
+  /** One line about the outcome, for people. */
+  summary: z.string(),
+  duration_ms: z.number(),
+});
+export type ToolRun = z.infer<typeof ToolRunSchema>;
+
+/** A source a reply cites as [n]: a search result or a page the model read. */
+export const CitationSchema = z.object({ n: z.number().int().min(1), title: z.string(), url: z.string(), site: z.string() });
+export type Citation = z.infer<typeof CitationSchema>;
+
 export const MessageMetadataSchema = z
   .object({
     verbose_feedback: z.string().nullable().optional(),
@@ -29,6 +47,10 @@ export const MessageMetadataSchema = z
     /** The reply was cut short (provider error, timeout or stop): what came is kept. */
     incomplete: z.boolean().optional(),
     reasoning: z.string().optional(),
+    /** The tools the model called for this reply, in order. */
+    tools: z.array(ToolRunSchema).optional(),
+    /** The sources found by the tools, numbered as the reply's [n] markers. */
+    citations: z.array(CitationSchema).optional(),
   })
   .catchall(z.unknown());
 
@@ -110,12 +132,15 @@ export const MessagesQuerySchema = z.object({
 
 // ---- The reply stream (text/event-stream): one event name per kind -----------------------------
 
-export const PHASES = ['personalizing', 'searching', 'thinking'] as const;
+/** `tool`: a tool is running; its name and a label for people ("Setting a reminder") come with it. */
+export const PHASES = ['personalizing', 'searching', 'thinking', 'tool'] as const;
 export type Phase = (typeof PHASES)[number];
+export const PhaseDataSchema = z.object({ phase: z.enum(PHASES), tool: z.string().optional(), label: z.string().optional() });
+export type PhaseData = z.infer<typeof PhaseDataSchema>;
 
 export const ReplyEventSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('user_message'), data: MessageSchema }),
-  z.object({ event: z.literal('phase'), data: z.object({ phase: z.enum(PHASES) }) }),
+  z.object({ event: z.literal('phase'), data: PhaseDataSchema }),
   z.object({ event: z.literal('rewritten_query'), data: z.object({ text: z.string() }) }),
   z.object({ event: z.literal('reasoning'), data: z.object({ delta: z.string() }) }),
   z.object({ event: z.literal('text'), data: z.object({ delta: z.string() }) }),
@@ -244,3 +269,5 @@ export const CHAT_EVENTS = {
 
 /** Broadcast to every chat replica: stop the reply to this user message if you are generating it. */
 export const CHAT_STOP_SUBJECT = 'chat.generation.stop';
+export * from './reminders';
+export * from './mcp';

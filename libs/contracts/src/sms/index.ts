@@ -245,6 +245,24 @@ export const SMS_CHANNEL_RPC = {
   }),
 } as const;
 
+/** What became of a reminder's text (see SMS_REMINDER_RPC). */
+export const REMINDER_TEXT_OUTCOMES = ['queued', 'duplicate', 'no_number', 'opted_out', 'over_allowance', 'refused'] as const;
+
+/**
+ * Reminders by text (issue 26): the chat service owns reminders and asks the sms service, which owns
+ * texting, to text one at its time, as the reminder's owner (the caller). The text goes through the
+ * outbound queue with the allowance, STOP and the operator's budgets; the reminder's id is the
+ * idempotency key (asked again, it answers `duplicate` and texts nothing).
+ */
+export const SMS_REMINDER_RPC = {
+  deliver: defineRpc({
+    subject: 'sms.reminder.deliver',
+    request: z.object({ reminder_id: z.uuid(), body: z.string().min(1).max(480) }).strict(),
+    response: z.object({ status: z.enum(REMINDER_TEXT_OUTCOMES) }),
+    description: "Text a reminder to the caller's number, once per reminder",
+  }),
+} as const;
+
 /** The outbound queue and usage facts (JetStream, through the sms service's outbox). */
 export const SMS_EVENTS = {
   /** One text to send: the row is written with the event, the consumer sends it once (its id is the idempotency key). */

@@ -7,6 +7,7 @@
  */
 export const PUBLISHED_SECRET_VALUES: readonly string[] = [
   'assistant-dev-only',
+  'assistant-dev-only-searxng-secret',
   'CHANGE-ME',
   'CHANGE-ME-dev-only-auth-key-encryption-key0',
   'PASSWORD',

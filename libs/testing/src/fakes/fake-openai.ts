@@ -6,6 +6,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import type { CompletionUsage } from 'openai/resources/completions';
 import type {
   Response as OpenAIResponse,
+  ResponseFunctionToolCall,
   ResponseFunctionWebSearch,
   ResponseOutputItem,
   ResponseOutputMessage,
@@ -50,6 +51,12 @@ export type ResponseStep =
   | { webSearch: { query: string; sources?: string[]; durationMs?: number } }
   /** Image generation with `partials` (0..3) partial images before the final 4x4 PNG. */
   | { image: { partials: number; prompt?: string; intervalMs?: number; color?: [number, number, number] } }
+  /**
+   * The model calls a function tool: its name, its arguments (an object is sent as JSON, a string as
+   * written, so a test can send malformed JSON), its call id (generated when absent). The arguments
+   * stream in pieces of `chunk` characters (all at once by default).
+   */
+  | { toolCall: FakeToolCall }
   | { delayMs: number }
   | { fail: FakeOpenAIFailure }
   /** Sends nothing for N ms, then goes on; `true`: until the client goes away or the fake stops. */
@@ -57,7 +64,20 @@ export type ResponseStep =
   /** Destroys the socket (the client sees a connection error, not an API error). */
   | { abort: true };
 
-/** Chat Completions have no built-in tools: text, reasoning (`reasoning_content`), timing and failures. */
+/** A function call the fake model makes (see ResponseStep). */
+export interface FakeToolCall {
+  name: string;
+  arguments?: unknown;
+  callId?: string;
+  chunk?: number;
+}
+
+/** The arguments of a scripted tool call as the wire carries them. */
+function toolArguments(call: FakeToolCall): string {
+  return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
+}
+
+/** Chat Completions have no built-in tools: text, reasoning (`reasoning_content`), function calls, timing and failures. */
 export type ChatStep = Exclude<ResponseStep, { webSearch: unknown } | { image: unknown }>;
 
 /** An HTTP error answered at once: OpenAI's `{error: {message, type, param, code}}` with this status. */
@@ -475,6 +495,7 @@ class ResponsesRun {
       else if ('reasoning' in step) await this.reasoning(step);
       else if ('webSearch' in step) await this.webSearch(step.webSearch);
       else if ('image' in step) await this.image(step.image);
+      else if ('toolCall' in step) await this.toolCall(step.toolCall);
       else if ('delayMs' in step) await this.exchange.wait(step.delayMs);
       else if ('stall' in step) await this.exchange.wait(step.stall === true ? Infinity : step.stall);
       else if ('abort' in step) {
@@ -622,6 +643,29 @@ class ResponsesRun {
     if (search.sources) item.action = { type: 'search', query: search.query, sources: search.sources.map((url) => ({ type: 'url', url })) };
     this.snapshot.output[index] = item;
     this.emit('response.output_item.done', { output_index: index, item });
+  }
+
+  private async toolCall(call: FakeToolCall): Promise<void> {
+    this.close();
+    const args = toolArguments(call);
+    const item: ResponseFunctionToolCall = {
+      id: `fc_${hex(24)}`,
+      type: 'function_call',
+      status: 'in_progress',
+      call_id: call.callId ?? `call_${hex(12)}`,
+      name: call.name,
+      arguments: '',
+    };
+    const index = this.addItem({ ...item });
+    const common = { item_id: item.id!, output_index: index };
+    for (const piece of splitText(args, call.chunk ?? Math.max(1, args.length))) {
+      if (this.exchange.closed) return;
+      this.emit('response.function_call_arguments.delta', { ...common, delta: piece });
+    }
+    this.emit('response.function_call_arguments.done', { ...common, name: call.name, arguments: args });
+    const done = { ...item, arguments: args, status: 'completed' as const };
+    this.snapshot.output[index] = done;
+    this.emit('response.output_item.done', { output_index: index, item: done });
   }
 
   private async image(image: { partials: number; prompt?: string; intervalMs?: number; color?: [number, number, number] }): Promise<void> {
@@ -973,6 +1017,7 @@ export class FakeOpenAI {
     const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     let content = '';
     let reasoning = '';
+    const toolCalls: NonNullable<ChatCompletion.Choice['message']['tool_calls']> = [];
     let completionTokens = 0;
     let reasoningTokens = 0;
     // What every chunk of the stream starts with.
@@ -1022,7 +1067,22 @@ export class FakeOpenAI {
       if (exchange.closed) return;
       if ('text' in step) await send('content', step);
       else if ('reasoning' in step) await send('reasoning', step);
-      else if ('delayMs' in step) await exchange.wait(step.delayMs);
+      else if ('toolCall' in step) {
+        const index = toolCalls.length;
+        const args = toolArguments(step.toolCall);
+        const call = {
+          id: step.toolCall.callId ?? `call_${hex(12)}`,
+          type: 'function' as const,
+          function: { name: step.toolCall.name, arguments: args },
+        };
+        toolCalls.push(call);
+        completionTokens++;
+        if (record.stream) {
+          chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
+          for (const piece of splitText(args, step.toolCall.chunk ?? Math.max(1, args.length)))
+            chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+        }
+      } else if ('delayMs' in step) await exchange.wait(step.delayMs);
       else if ('stall' in step) await exchange.wait(step.stall === true ? Infinity : step.stall);
       else if ('abort' in step) return exchange.abort();
       else if ('fail' in step) {
@@ -1050,7 +1110,7 @@ export class FakeOpenAI {
       if (failure) {
         exchange.write('error', errorBody(500, failureError(failure)), false);
       } else {
-        chunk({}, reply.finishReason ?? 'stop');
+        chunk({}, reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'));
         if (includeUsage) {
           exchange.write('chunk', { ...envelope, choices: [], usage }, false);
         }
@@ -1067,12 +1127,13 @@ export class FakeOpenAI {
       annotations: [],
     };
     if (reasoning) message[reasoningField] = reasoning;
+    if (toolCalls.length) message.tool_calls = toolCalls;
     const completionObject: ChatCompletion = {
       id,
       object: 'chat.completion',
       created,
       model,
-      choices: [{ index: 0, message, logprobs: null, finish_reason: reply.finishReason ?? 'stop' }],
+      choices: [{ index: 0, message, logprobs: null, finish_reason: reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop') }],
       usage,
       service_tier: 'default',
       system_fingerprint: fingerprint,

@@ -2,12 +2,31 @@
 export type LlmAttachment =
   { kind: 'image'; filename: string; dataUrl: string } | { kind: 'text'; filename: string; text: string; truncated: boolean };
 
-/** One turn of the conversation as the model sees it. */
-export interface LlmTurn {
-  role: 'user' | 'assistant';
-  content: string;
-  attachments?: LlmAttachment[];
+/** A tool offered to the model: its name, what it does, and its arguments' JSON Schema. */
+export interface LlmToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
 }
+
+/** A tool the model asked for: its call id (the provider's), the tool's name, the arguments as the model wrote them (JSON). */
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * One turn of the conversation as the model sees it: a message, the model's calls to tools (with
+ * what it wrote before them), or a tool's result given back.
+ */
+export type LlmTurn =
+  | { role: 'user' | 'assistant'; content: string; attachments?: LlmAttachment[] }
+  | { role: 'tool_calls'; content: string; calls: LlmToolCall[] }
+  | { role: 'tool_result'; callId: string; name: string; output: string };
+
+/** The turns that are messages (what the user and the assistant said). */
+export type LlmMessageTurn = Extract<LlmTurn, { role: 'user' | 'assistant' }>;
 
 /** A document attachment as words the model reads before the message. */
 export function documentText(attachment: Extract<LlmAttachment, { kind: 'text' }>): string {
@@ -23,6 +42,8 @@ export interface LlmRequest {
   reasoning: boolean;
   webSearch: boolean;
   imageGeneration: boolean;
+  /** Tools the model may call (native tool calling); none when absent. */
+  tools?: LlmToolSpec[];
   signal: AbortSignal;
 }
 
@@ -33,7 +54,9 @@ export type LlmEvent =
   | { type: 'searching' }
   | { type: 'image_partial'; index: number; base64: string; mimeType: string }
   | { type: 'image'; base64: string; mimeType: string }
-  | { type: 'meta'; requestId: string | null; model: string | null };
+  | { type: 'meta'; requestId: string | null; model: string | null }
+  /** The model asks for a tool; the reply goes on once its result is given back. */
+  | { type: 'tool_call'; call: LlmToolCall };
 
 /** What the product says about a provider (stored on each reply, shown by the client). */
 export interface ProviderDescriptor {

@@ -1,5 +1,13 @@
 import { titleFrom } from '../titles/title-from';
-import type { LlmAttachment, LlmEvent, LlmProvider, LlmRequest, ProviderDescriptor } from './llm-provider';
+import type { LlmAttachment, LlmEvent, LlmMessageTurn, LlmProvider, LlmRequest, ProviderDescriptor } from './llm-provider';
+import {
+  OFFLINE_INTENTS,
+  offlineAnswer,
+  offlineToolCall,
+  resultsSinceLastMessage,
+  unavailableIntent,
+  type OfflineIntent,
+} from './offline-intents';
 
 const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -25,7 +33,11 @@ function firstSentence(text: string, max = 120): string {
  * nobody mistakes it for a real one.
  */
 export class OfflineProvider implements LlmProvider {
-  constructor(private readonly tokenDelayMs: number) {}
+  constructor(
+    private readonly tokenDelayMs: number,
+    private readonly intents: OfflineIntent[] = OFFLINE_INTENTS,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   describe(): ProviderDescriptor {
     return { id: 'offline', label: 'Offline model', offline: true, fixedModel: 'offline' };
@@ -33,8 +45,20 @@ export class OfflineProvider implements LlmProvider {
 
   async *stream(request: LlmRequest): AsyncIterable<LlmEvent> {
     yield { type: 'meta', requestId: null, model: this.describe().fixedModel ?? null };
-    const last = request.turns.filter((t) => t.role === 'user').at(-1);
-    for (const delta of deltas(this.answer(last?.content ?? '', request.system, last?.attachments ?? []))) {
+    const last = request.turns.filter((t): t is LlmMessageTurn => t.role === 'user').at(-1);
+    // An explicit request for a tool offered: the call first; once its result is back, the answer from it.
+    const results = resultsSinceLastMessage(request.turns);
+    const offered = (request.tools ?? []).map((tool) => tool.name);
+    const call = results.length ? null : offlineToolCall(last?.content ?? '', offered, this.intents, this.now());
+    if (call) {
+      yield { type: 'tool_call', call };
+      return;
+    }
+    const text = results.length
+      ? results.map((result) => offlineAnswer(result, this.intents)).join('\n\n')
+      : (unavailableIntent(last?.content ?? '', offered, this.intents, this.now()) ??
+        this.answer(last?.content ?? '', request.system, last?.attachments ?? []));
+    for (const delta of deltas(text)) {
       if (request.signal.aborted) return;
       await wait(this.tokenDelayMs, request.signal);
       yield { type: 'text', delta };

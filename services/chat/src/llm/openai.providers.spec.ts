@@ -328,6 +328,80 @@ describe('the OpenAI providers', () => {
       );
     });
   });
+
+  describe('native tool calling, on both transports', () => {
+    const weather = {
+      name: 'weather',
+      description: 'The weather of a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    };
+    const calls = (events: LlmEvent[]) => events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
+    /** The conversation after a call: what the model said and asked, then the tool's result. */
+    const afterCall = (id: string) =>
+      request({
+        tools: [weather],
+        turns: [
+          { role: 'user', content: 'How warm is Lisbon?' },
+          { role: 'tool_calls', content: 'Let me look.', calls: [{ id, name: 'weather', arguments: '{"city":"Lisbon"}' }] },
+          { role: 'tool_result', callId: id, name: 'weather', output: '{"celsius":21}' },
+        ],
+      });
+
+    it('Responses: offers function tools, reads the function call, and gives its output back', async () => {
+      fake.script('responses', [
+        { text: 'Let me look.' },
+        { toolCall: { name: 'weather', arguments: { city: 'Lisbon' }, callId: 'call_1', chunk: 4 } },
+      ]);
+      const events = await collect(responses.stream(request({ tools: [weather] })));
+      expect(text(events)).toBe('Let me look.');
+      expect(calls(events)).toEqual([{ id: 'call_1', name: 'weather', arguments: '{"city":"Lisbon"}' }]);
+      expect(fake.requests('responses')[0].body.tools).toEqual([{ type: 'function', strict: false, ...weather }]);
+
+      fake.script('responses', 'It is 21 °C.');
+      const answer = await collect(responses.stream(afterCall('call_1')));
+      expect(text(answer)).toBe('It is 21 °C.');
+      expect(fake.requests('responses')[1].body.input).toEqual([
+        { role: 'user', content: 'How warm is Lisbon?' },
+        { role: 'assistant', content: 'Let me look.' },
+        { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{"city":"Lisbon"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"celsius":21}' },
+      ]);
+    });
+
+    it('Chat Completions: offers tools, gathers a call streamed in pieces (several at once), and gives the result back', async () => {
+      fake.script('chat.completions', [
+        { toolCall: { name: 'weather', arguments: { city: 'Lisbon' }, callId: 'call_a', chunk: 3 } },
+        { toolCall: { name: 'weather', arguments: { city: 'Porto' }, callId: 'call_b', chunk: 5 } },
+      ]);
+      const events = await collect(compatible.stream(request({ tools: [weather] })));
+      expect(calls(events)).toEqual([
+        { id: 'call_a', name: 'weather', arguments: '{"city":"Lisbon"}' },
+        { id: 'call_b', name: 'weather', arguments: '{"city":"Porto"}' },
+      ]);
+      expect(fake.requests('chat.completions')[0].body.tools).toEqual([{ type: 'function', function: weather }]);
+
+      fake.script('chat.completions', 'It is 21 °C.');
+      const answer = await collect(compatible.stream(afterCall('call_a')));
+      expect(text(answer)).toBe('It is 21 °C.');
+      expect(fake.requests('chat.completions')[1].body.messages).toEqual([
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'How warm is Lisbon?' },
+        {
+          role: 'assistant',
+          content: 'Let me look.',
+          tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'weather', arguments: '{"city":"Lisbon"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_a', content: '{"celsius":21}' },
+      ]);
+    });
+
+    it('offers no tools when there are none (a server without tool support is never sent an empty list)', async () => {
+      await collect(responses.stream(request()));
+      await collect(compatible.stream(request({ tools: [] })));
+      expect(fake.requests('responses')[0].body).not.toHaveProperty('tools');
+      expect(fake.requests('chat.completions')[0].body).not.toHaveProperty('tools');
+    });
+  });
 });
 
 describe("toLlmError (the SDK's failures in words for the user)", () => {

@@ -2,10 +2,16 @@ import type { MigrationInterface } from 'typeorm';
 import { CreateChat1763900000100 } from './1763900000100-create-chat';
 import { ReplyLease1765600000100 } from './1765600000100-reply-lease';
 import { SharedConversation1766100000100 } from './1766100000100-shared-conversation';
+import { Reminders1766800000100 } from './1766800000100-reminders';
+import { McpServers1766900000100 } from './1766900000100-mcp-servers';
+import { McpOAuth1766900000200 } from './1766900000200-mcp-oauth';
 
 /** The chat service's migrations, oldest first. */
 export const chatMigrations: (new () => MigrationInterface)[] = [
   CreateChat1763900000100,
   ReplyLease1765600000100,
   SharedConversation1766100000100,
+  Reminders1766800000100,
+  McpServers1766900000100,
+  McpOAuth1766900000200,
 ];

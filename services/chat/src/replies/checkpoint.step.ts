@@ -29,7 +29,8 @@ export class CheckpointStep {
     this.leases.hold(ctx.reply.id);
     const checkpoints = new ReplyCheckpoints({
       save: () => this.repo.checkpointReply(ctx.reply.id, ctx.text, replyMetadata(ctx), leaseMs),
-      version: () => `${ctx.text.length}/${ctx.reasoning.length}/${ctx.images.length}/${ctx.memories.length}`,
+      version: () =>
+        `${ctx.text.length}/${ctx.reasoning.length}/${ctx.images.length}/${ctx.memories.length}/${ctx.toolRuns.length}/${ctx.citations.length}`,
       intervalMs: Math.min(CHECKPOINT_MS, leaseMs / 3),
       onError: (error) =>
         this.logger.warn({ msg: 'Could not save the reply so far', error: String(error), chat_id: ctx.conversation.id }, 'CheckpointStep'),

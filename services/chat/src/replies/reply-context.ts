@@ -1,8 +1,9 @@
 import type { Caller } from '@app/contracts';
-import type { FileReference, ReplyEvent } from '@app/contracts/chat';
+import type { Citation, FileReference, ReplyEvent, ToolRun } from '@app/contracts/chat';
 import type { RelevantMemory } from '@app/contracts/memory';
 import type { ConversationEntity } from '../conversations/conversation.entity';
-import type { LlmTurn, ProviderDescriptor } from '../llm/llm-provider';
+import type { LlmToolCall, LlmToolSpec, LlmTurn, ProviderDescriptor } from '../llm/llm-provider';
+import { ToolSet } from '../tools/tool-registry';
 import type { ModelChoice } from '../llm/model-choice';
 import type { MessageEntity } from '../messages/message.entity';
 import type { Personalisation } from './personalise.step';
@@ -41,6 +42,16 @@ export interface ReplyContext {
   reasoning: string;
   images: FileReference[];
   served: { requestId: string | null; model: string | null };
+  /** Tools: those this reply may use, those offered in the next call to the model (none once the steps are spent). */
+  toolSet: ToolSet;
+  offeredTools: LlmToolSpec[];
+  /** The model's last call: what it wrote and the tools it asked for (run by the tools step). */
+  round: { text: string; calls: LlmToolCall[] };
+  /** Rounds of tool calls made so far, and every call with its outcome (kept in the metadata). */
+  toolSteps: number;
+  toolRuns: ToolRun[];
+  /** The sources tools found (search results, pages read), numbered for the reply's [n] markers. */
+  citations: Citation[];
   /** Set when a step ended the reply early. */
   failure: ReplyFailure | null;
 }
@@ -61,13 +72,20 @@ export function newReplyContext(given: ReplyGiven): ReplyContext {
     reasoning: '',
     images: [],
     served: { requestId: null, model: null },
+    toolSet: new ToolSet([]),
+    offeredTools: [],
+    round: { text: '', calls: [] },
+    toolSteps: 0,
+    toolRuns: [],
+    citations: [],
     failure: null,
   };
 }
 
 /** What the reply's row says about it (its metadata) at any moment, from its first one. */
 export function replyMetadata(
-  ctx: Pick<ReplyContext, 'choice' | 'provider' | 'served' | 'memories' | 'images' | 'rewrittenQuery' | 'reasoning'>,
+  ctx: Pick<ReplyContext, 'choice' | 'provider' | 'served' | 'memories' | 'images' | 'rewrittenQuery' | 'reasoning'> &
+    Partial<Pick<ReplyContext, 'toolRuns' | 'citations'>>,
 ): Record<string, unknown> {
   return {
     model: ctx.served.model ?? ctx.choice.model,
@@ -80,5 +98,7 @@ export function replyMetadata(
     files: ctx.images,
     ...(ctx.rewrittenQuery ? { rewritten_query: ctx.rewrittenQuery } : {}),
     ...(ctx.reasoning ? { reasoning: ctx.reasoning } : {}),
+    ...(ctx.toolRuns?.length ? { tools: ctx.toolRuns } : {}),
+    ...(ctx.citations?.length ? { citations: ctx.citations } : {}),
   };
 }

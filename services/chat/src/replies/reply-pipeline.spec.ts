@@ -3,7 +3,7 @@ import { INSIDER_CONFIG_RPC } from '@app/contracts/insider-config';
 import { MEMORY_RPC } from '@app/contracts/memory';
 import { chatEnvSchema, type ChatConfig } from '../config';
 import { LlmError } from '../llm/llm-error';
-import type { ProviderDescriptor } from '../llm/llm-provider';
+import type { LlmMessageTurn, ProviderDescriptor } from '../llm/llm-provider';
 import {
   aCaller,
   aConversation,
@@ -26,6 +26,8 @@ import { HISTORY_UNREADABLE, REPLY_NOT_SAVED, ReplyStopped, SHUTDOWN_DETAIL } fr
 import { ReplyPipeline } from './reply-pipeline';
 import { StoreStep } from './store.step';
 import { StreamStep } from './stream.step';
+import { ToolsStep } from './tools.step';
+import { ToolRegistry } from '../tools/tool-registry';
 
 const flags = (showRewritten: boolean | null) => ({
   is_insider: true,
@@ -59,6 +61,7 @@ function setup(options: { config?: Partial<ChatConfig>; provider?: ProviderDescr
     new PersonaliseStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
     new PromptStep(repo, attachments, config),
     new StreamStep(model, attachments, logger, config),
+    new ToolsStep(new ToolRegistry([]), logger, config),
     new StoreStep(repo, logger),
     logger,
   );
@@ -307,7 +310,8 @@ describe('the reply pipeline', () => {
       );
       s.conversation.lastActiveMessageId = 'a2';
     };
-    const turns = (s: ReturnType<typeof setup>, i = 0) => s.model.requests[i].turns.map((t) => `${t.role}:${t.content}`);
+    const turns = (s: ReturnType<typeof setup>, i = 0) =>
+      s.model.requests[i].turns.map((t) => `${t.role}:${'content' in t ? t.content : ''}`);
 
     it('shows the model the active branch, walked back from the message answered, and nothing of the others', async () => {
       const s = setup();
@@ -366,8 +370,10 @@ describe('the reply pipeline', () => {
       await s.reply('And now?');
       expect(s.attachments.shownFor[0].map((m) => m.id)).toEqual(['u1', expect.any(String)]);
       expect(s.attachments.shownFor[0][0].files).toEqual([{ object_store_object_id: 'leaf', mime_type: 'image/png' }]);
-      expect(s.model.requests[0].turns[0].attachments).toEqual([{ kind: 'image', filename: 'leaf', dataUrl: 'data:image/png;base64,AA' }]);
-      expect(s.model.requests[0].turns[1].attachments).toBeUndefined();
+      expect((s.model.requests[0].turns[0] as LlmMessageTurn).attachments).toEqual([
+        { kind: 'image', filename: 'leaf', dataUrl: 'data:image/png;base64,AA' },
+      ]);
+      expect((s.model.requests[0].turns[1] as LlmMessageTurn).attachments).toBeUndefined();
     });
 
     it('tells the model who it is and what day it is', async () => {

@@ -8,6 +8,7 @@ import type { ReplyContext } from './reply-context';
 import { failureOf, type ReplyFailure } from './reply-failure';
 import { StoreStep } from './store.step';
 import { StreamStep } from './stream.step';
+import { ToolsStep } from './tools.step';
 
 /**
  * A reply, top to bottom:
@@ -15,11 +16,13 @@ import { StreamStep } from './stream.step';
  *   1. personalise   the user's relevant memories and insider flags      → ctx.memories, ctx.rewrittenQuery
  *   2. build prompt  the active history, its attachments, instructions   → ctx.prompt
  *   3. stream        the provider's answer, told to the client as it comes → ctx.text, reasoning, images, served
- *   4. store         the reply's row written for good (and the exchange event with it)
+ *   4. tools         the tools the model asked for, run, their results given back (ctx.toolRuns);
+ *                    then 3 again, at most CHAT_MAX_TOOL_STEPS times
+ *   5. store         the reply's row written for good (and the exchange event with it)
  *
  * then `assistant_message` (the stored reply), `error` (why it ended early, if it did) and `done`.
  * A step that fails ends the steps there: what came is stored as an incomplete reply. While steps
- * 1 to 3 run, the reply is saved every second (checkpoints), so a process that dies loses nothing.
+ * 1 to 4 run, the reply is saved every second (checkpoints), so a process that dies loses nothing.
  */
 @Injectable()
 export class ReplyPipeline {
@@ -28,6 +31,7 @@ export class ReplyPipeline {
     private readonly personalise: PersonaliseStep,
     private readonly prompt: PromptStep,
     private readonly stream: StreamStep,
+    private readonly tools: ToolsStep,
     private readonly store: StoreStep,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn' | 'error'>,
   ) {}
@@ -38,9 +42,16 @@ export class ReplyPipeline {
       // The history is read while the memories are looked for (the prompt needs both).
       const history = this.prompt.load(ctx);
       history.catch(() => undefined); // its failure is the prompt step's, below
+      const tools = this.tools.offer(ctx); // never fails: without its tools, a reply goes on without them
       await this.personalise.run(ctx);
       await this.prompt.run(ctx, history);
+      await tools;
+      this.tools.instruct(ctx);
       await this.stream.run(ctx);
+      while (this.tools.wanted(ctx)) {
+        await this.tools.run(ctx);
+        await this.stream.run(ctx);
+      }
     } catch (error) {
       this.endEarly(ctx, failureOf(error, ctx.stop.signal));
     } finally {

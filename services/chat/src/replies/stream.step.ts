@@ -37,15 +37,18 @@ export class StreamStep {
       system: ctx.prompt.system,
       turns: ctx.prompt.turns,
       reasoning: ctx.choice.reasoning,
-      webSearch: this.config.CHAT_WEB_SEARCH,
+      // With a search engine of the product's own (search_web), the Responses API's built-in search is not offered too.
+      webSearch: this.config.CHAT_WEB_SEARCH && !ctx.offeredTools.some((tool) => tool.name === 'search_web'),
       imageGeneration: this.config.CHAT_IMAGE_GENERATION,
+      tools: ctx.offeredTools,
       signal: ctx.stop.signal,
     });
+    ctx.round = { text: '', calls: [] };
     const searching = { now: false };
     // Deltas that come close together are sent as one event (one frame on the bus, one SSE write).
     const out = new DeltaCoalescer(ctx.emit);
     try {
-      for await (const event of this.watched(events, ctx.stop)) await this.take(ctx, out, event, searching);
+      for await (const event of this.watched(events, ctx)) await this.take(ctx, out, event, searching);
     } catch (error) {
       if (ctx.stop.signal.aborted) throw ctx.stop.signal.reason;
       throw error instanceof LlmError ? error : new LlmError('unavailable', MODEL_FAILED, { cause: error });
@@ -63,6 +66,7 @@ export class StreamStep {
           out.send({ event: 'phase', data: { phase: 'thinking' } });
         }
         ctx.text += event.delta;
+        ctx.round.text += event.delta;
         out.send({ event: 'text', data: { delta: event.delta } });
         return;
       case 'reasoning':
@@ -87,6 +91,9 @@ export class StreamStep {
           out.send({ event: 'image_partial', data: { index: 2, data_url: dataUrl(event) } });
         }
         return;
+      case 'tool_call':
+        ctx.round.calls.push(event.call);
+        return;
       case 'meta':
         ctx.served.requestId ??= event.requestId;
         ctx.served.model = event.model ?? ctx.served.model;
@@ -94,10 +101,14 @@ export class StreamStep {
     }
   }
 
-  /** The provider's events until it is done, or until `stop` is aborted: by a stall, the total limit, or anyone else. */
-  private async *watched(events: AsyncIterable<LlmEvent>, stop: AbortController): AsyncIterable<LlmEvent> {
+  /**
+   * The provider's events until it is done, or until `stop` is aborted: by a stall, the total limit
+   * (counted from the reply's start: a reply that called tools asks the model several times), or anyone else.
+   */
+  private async *watched(events: AsyncIterable<LlmEvent>, ctx: ReplyContext): AsyncIterable<LlmEvent> {
+    const { stop } = ctx;
     const { LLM_STALL_TIMEOUT_MS: stallMs, LLM_TOTAL_TIMEOUT_MS: totalMs } = this.config;
-    const total = setTimeout(() => stop.abort(new LlmError('timeout', TOO_LONG)), totalMs);
+    const total = setTimeout(() => stop.abort(new LlmError('timeout', TOO_LONG)), Math.max(0, totalMs - (Date.now() - ctx.startedAt)));
     let stall = setTimeout(() => stop.abort(new LlmError('timeout', STALLED)), stallMs);
     try {
       for await (const event of events) {

@@ -15,7 +15,8 @@ export interface NoticeAddress {
   to: string;
   from: string;
   provider: string;
-  inboundId: string;
+  /** The text that was answered (null: a text nobody sent in, such as a reminder). */
+  inboundId: string | null;
 }
 
 export type AllowanceConfig = Pick<

@@ -35,3 +35,15 @@ describe('a generated image while the reply streams (section 3: 3 partial slots)
     expect(screen.getByRole('list', { name: 'Generated images' })).toBeTruthy();
   });
 });
+
+describe('a tool running while the reply streams', () => {
+  it("shows the tool's own line, even after some text came", () => {
+    show(draft({ text: 'Let me check. ', serverPhase: 'tool', toolLabel: 'Setting a reminder' }));
+    expect(screen.getByRole('status').textContent).toBe('Setting a reminder…');
+  });
+
+  it('goes back to the usual phases once the model writes again', () => {
+    show(draft({ serverPhase: 'thinking', toolLabel: null }));
+    expect(screen.queryByText('Setting a reminder…')).toBeNull();
+  });
+});

@@ -17,12 +17,14 @@ export function DraftReply({ draft, onRetry }: DraftReplyProps) {
   const timed = useModelPhase(waiting);
   const showRewritten = useEffectiveFlags().show_rewritten_user_message;
   // The server's phase wins when it is further along than the timer.
-  const server = draft.serverPhase ?? 'idle';
+  const server = draft.serverPhase === 'tool' ? 'thinking' : (draft.serverPhase ?? 'idle');
   const phase = waiting ? (ORDER.indexOf(server) > ORDER.indexOf(timed) ? server : timed) : 'idle';
+  // A tool running shows its own line ("Setting a reminder…"), before or after some text.
+  const tool = draft.streaming && draft.serverPhase === 'tool' ? draft.toolLabel : null;
   const generating = draft.partialImages.some(Boolean) && draft.images.length === 0;
   return (
     <article className="message message--assistant message--draft" aria-label="The assistant is replying" aria-busy={draft.streaming}>
-      <PhaseLine phase={phase} />
+      {tool ? <PhaseLine phase="thinking" label={tool} /> : <PhaseLine phase={phase} />}
       <Reasoning text={draft.reasoning} open={draft.streaming && !draft.text} />
       {showRewritten && draft.rewrittenQuery && <p className="rewritten">Searched for: “{draft.rewrittenQuery}”</p>}
       {draft.text && (

@@ -9,6 +9,9 @@ import { useEffectiveFlags } from '../../insider/hooks/insiderQueries';
 import { LazyMarkdown } from '../../markdown/components/LazyMarkdown';
 import type { DisplayMessage } from '../utils/history';
 import { BranchSwitcher } from './BranchSwitcher';
+import { linkCitations } from '../utils/citations';
+import { Sources } from './Sources';
+import { ToolRuns } from './ToolRuns';
 import { IconButton } from '../../../ui/IconButton';
 import { ReadAloudButton } from '../../voice/components/ReadAloudButton';
 
@@ -172,9 +175,11 @@ export function MessageItem({
       <Reasoning text={typeof metadata.reasoning === 'string' ? metadata.reasoning : ''} />
       {showRewritten && metadata.rewritten_query && <p className="rewritten">Searched for: “{metadata.rewritten_query}”</p>}
       <div className="message__body" ref={body}>
-        <LazyMarkdown text={message.text} />
+        <LazyMarkdown text={linkCitations(message.text, metadata.citations)} />
       </div>
       <Attachments files={message.files} shareId={shareId} label="Images and files of the reply" />
+      <Sources citations={metadata.citations} />
+      <ToolRuns runs={metadata.tools} />
       {metadata.incomplete && (
         <div className="notice notice--warning" role="note">
           <Icon name="alert" size={15} /> The reply was cut short.

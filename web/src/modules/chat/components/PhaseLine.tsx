@@ -1,13 +1,13 @@
 import { PHASE_LABELS, type ModelPhase } from '../hooks/useModelPhase';
 
-type PhaseLineProps = { phase: ModelPhase };
+type PhaseLineProps = { phase: ModelPhase; /** Instead of the phase's own words (a tool running). */ label?: string };
 
-export function PhaseLine({ phase }: PhaseLineProps) {
+export function PhaseLine({ phase, label }: PhaseLineProps) {
   if (phase === 'idle') return null;
   return (
-    <div className="phase" role="status" aria-live="polite" data-phase={phase}>
+    <div className="phase" role="status" aria-live="polite" data-phase={label ? 'tool' : phase}>
       <span className="phase__pulse" aria-hidden="true" />
-      {PHASE_LABELS[phase]}…
+      {label ?? PHASE_LABELS[phase]}…
     </div>
   );
 }

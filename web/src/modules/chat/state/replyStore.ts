@@ -27,6 +27,8 @@ export type ReplyDraft = {
   reasoning: string;
   rewrittenQuery: string | null;
   serverPhase: Phase | null;
+  /** While a tool runs: what the user is shown ("Setting a reminder"). */
+  toolLabel: string | null;
   partialImages: (string | null)[];
   images: FileReference[];
   error: string | null;
@@ -98,6 +100,7 @@ function newDraft(
     reasoning: '',
     rewrittenQuery: null,
     serverPhase: null,
+    toolLabel: null,
     partialImages: Array.from({ length: PRODUCT_CONSTANTS.partialImageSlots }, () => null),
     images: [],
     error: null,
@@ -118,7 +121,10 @@ function apply(event: ReplyEvent, client: QueryClient, chatId: string): void {
       addMessages(client, chatId, [event.data]);
       return update(() => ({ userMessage: event.data }));
     case 'phase':
-      return update(() => ({ serverPhase: event.data.phase }));
+      return update(() => ({
+        serverPhase: event.data.phase,
+        toolLabel: event.data.phase === 'tool' ? (event.data.label ?? 'Using a tool') : null,
+      }));
     case 'rewritten_query':
       return update(() => ({ rewrittenQuery: event.data.text }));
     case 'image_partial':

@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 import { useAuthStatus } from '../../auth/state/authStore';
 import { listen } from '../../common/utils/listen';
 import { applySidebarRule, isWideViewport, setSidebarOpen, sidebarStore, useSidebarOpen } from '../state/sidebarStore';
+import { ReminderNotifications } from '../../reminders/components/ReminderNotifications';
 import { Sidebar } from './Sidebar';
 
 type ChatShellProps = {
@@ -36,6 +37,7 @@ export function ChatShell({ sidebar }: ChatShellProps) {
     <div className="shell" data-sidebar-open={open}>
       <Sidebar>{sidebar}</Sidebar>
       <div className="shell__main">
+        {loggedIn && <ReminderNotifications />}
         <Outlet />
       </div>
     </div>

@@ -75,6 +75,11 @@ export function Sidebar({ children }: SidebarProps) {
             </div>
           )}
           <div className="sidebar__links">
+            {loggedIn && (
+              <Link to="/reminders" className="sidebar__link" onClick={closeSidebarOnNarrow}>
+                <Icon name="check" size={16} /> Reminders
+              </Link>
+            )}
             <Link to="/settings" className="sidebar__link" onClick={closeSidebarOnNarrow}>
               <Icon name="settings" size={16} /> Settings
             </Link>
