@@ -159,7 +159,10 @@ describe('docker-compose.yml', () => {
     for (const [name, image] of images) {
       const { tag, digest } = imageTag(image);
       const chainguard = image.startsWith('cgr.dev/chainguard/');
-      const exact = digest !== undefined || (tag !== undefined && /^v?\d+\.\d+(\.\d+)?([-.+]|$)/.test(tag) && !/^\d+$/.test(tag));
+      // An exact version, or a tag naming one commit (`main-<40 hex digits>`: whisper.cpp's images), or a digest.
+      const exact =
+        digest !== undefined ||
+        (tag !== undefined && ((/^v?\d+\.\d+(\.\d+)?([-.+]|$)/.test(tag) && !/^\d+$/.test(tag)) || /(^|-)[0-9a-f]{40}$/.test(tag)));
       // Chainguard publishes only `latest` without a subscription: deploy/pin-image-digests.sh pins it by digest.
       expect({ name, image, pinned: exact || chainguard }).toEqual({ name, image, pinned: true });
     }
