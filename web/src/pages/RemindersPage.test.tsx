@@ -80,6 +80,41 @@ describe('the reminders page', () => {
     expect(body).toEqual({ text: 'water the plants', when: new Date('2030-01-02T09:30').toISOString() });
   });
 
+  it('changes a pending reminder in place, sending only what changed', async () => {
+    const api = mockFetch({
+      'GET /api/v1/reminders/': json(200, [reminder('a', { text: 'call the dentist' })]),
+      'GET /api/v1/reminders/settings': json(200, { ...SETTINGS, time_zone: 'Europe/London' }),
+      'PATCH /api/v1/reminders/a': json(200, reminder('a', { text: 'call the dentist about Friday' })),
+    });
+    open();
+    await userEvent.click(await screen.findByRole('button', { name: 'Change the reminder: call the dentist' }));
+    const form = screen.getByRole('form', { name: 'Change the reminder: call the dentist' });
+    const text = within(form).getByLabelText('Remind me to');
+    await userEvent.clear(text);
+    await userEvent.type(text, 'call the dentist about Friday');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.called('PATCH /api/v1/reminders/a')).toHaveLength(1));
+    expect(JSON.parse(api.called('PATCH /api/v1/reminders/a')[0].body!)).toEqual({ text: 'call the dentist about Friday' });
+    await waitFor(() => expect(screen.queryByRole('form', { name: /Change the reminder/ })).toBeNull());
+  });
+
+  it('saves the quiet hours as minutes after midnight', async () => {
+    const api = mockFetch({
+      'GET /api/v1/reminders/': json(200, []),
+      'GET /api/v1/reminders/settings': json(200, { ...SETTINGS, time_zone: 'Europe/London' }),
+      'PUT /api/v1/reminders/settings': json(200, { ...SETTINGS, time_zone: 'Europe/London', quiet_start_minute: 1380 }),
+    });
+    open();
+    const form = await screen.findByRole('form', { name: 'Quiet hours' });
+    expect(within(form).getByRole('button', { name: 'Save quiet hours' }).hasAttribute('disabled')).toBe(true);
+    const from = within(form).getByLabelText('Quiet from') as HTMLInputElement;
+    await userEvent.clear(from);
+    await userEvent.type(from, '23:00');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save quiet hours' }));
+    await waitFor(() => expect(api.called('PUT /api/v1/reminders/settings')).toHaveLength(1));
+    expect(JSON.parse(api.called('PUT /api/v1/reminders/settings')[0].body!)).toEqual({ quiet_start_minute: 1380, quiet_end_minute: 480 });
+  });
+
   it('shows a reminder that came as a notification until it is dismissed', async () => {
     const api = mockFetch({
       'GET /api/v1/reminders/': json(200, [

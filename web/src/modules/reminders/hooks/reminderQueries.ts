@@ -52,7 +52,10 @@ export function useReminderActions() {
   const refresh = () => client.invalidateQueries({ queryKey: ['reminders', userId] });
   return {
     create: useMutation({ mutationFn: createReminder, onSettled: refresh }),
-    update: useMutation({ mutationFn: (v: { id: string; text?: string; when?: string }) => updateReminder(v.id, v), onSettled: refresh }),
+    update: useMutation({
+      mutationFn: ({ id, ...body }: { id: string; text?: string; when?: string }) => updateReminder(id, body),
+      onSettled: refresh,
+    }),
     cancel: useMutation({ mutationFn: cancelReminder, onSettled: refresh }),
     seen: useMutation({ mutationFn: markReminderSeen, onSettled: refresh }),
     saveSettings: useMutation({ mutationFn: saveReminderSettings, onSettled: refresh }),
