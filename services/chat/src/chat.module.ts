@@ -21,6 +21,8 @@ import { ReplyRecovery } from './replies/reply-recovery';
 import { StopRegistry } from './replies/stop-registry';
 import { StoreStep } from './replies/store.step';
 import { StreamStep } from './replies/stream.step';
+import { ConversationSearchRepository } from './search/conversation-search.repository';
+import { ConversationSearchService } from './search/conversation-search.service';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
 
@@ -47,6 +49,8 @@ import { TitleService } from './titles/title.service';
     StopRegistry,
     ReplyRecovery,
     TitleService,
+    ConversationSearchRepository,
+    ConversationSearchService,
     { provide: LLM_PROVIDER, useFactory: (config: ChatConfig) => createLlmProvider(config), inject: [SERVICE_CONFIG] },
   ],
 })

@@ -15,8 +15,8 @@ export const chatService: ServiceDefinition = {
   // Conversations first: their messages and shares go with them on deletion (ON DELETE CASCADE).
   userData: {
     tables: [
-      { table: 'conversation', userColumn: 'user_id' },
-      { table: 'message', userColumn: 'user_id' },
+      { table: 'conversation', userColumn: 'user_id', omitFromExport: ['search'] },
+      { table: 'message', userColumn: 'user_id', omitFromExport: ['search'] },
       { table: 'share', userColumn: 'user_id' },
     ],
   },

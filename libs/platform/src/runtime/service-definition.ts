@@ -31,4 +31,6 @@ export interface UserDataTable {
    * or keep the account's own and drop the guest's (settings a user has one of).
    */
   onMerge?: 'move' | 'keep';
+  /** Columns derived from the others (a search index's vector): left out of the export. */
+  omitFromExport?: string[];
 }
