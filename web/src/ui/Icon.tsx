@@ -33,7 +33,8 @@ export type IconName =
   | 'pause'
   | 'play'
   | 'mic'
-  | 'mic-off';
+  | 'mic-off'
+  | 'search';
 
 const PATHS: Record<IconName, string> = {
   menu: 'M4 6h16M4 12h16M4 18h16',
@@ -72,6 +73,7 @@ const PATHS: Record<IconName, string> = {
   play: 'M7 5l12 7-12 7V5z',
   mic: 'M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3',
   'mic-off': 'M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3M3 3l18 18',
+  search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4',
 };
 
 type IconProps = SVGProps<SVGSVGElement> & { name: IconName; size?: number };

@@ -39,7 +39,8 @@ export interface Snippet {
 export function snippetOf(text: string, terms: SearchTerm[], width = 160): Snippet {
   const all = highlightsIn(text, terms);
   const first = all[0]?.start ?? 0;
-  let start = Math.max(0, first - Math.floor(width / 3));
+  // A little of what comes before the match: in two lines of a sidebar, the match still shows.
+  let start = Math.max(0, first - Math.min(40, Math.floor(width / 3)));
   if (start > 0) {
     // Begin at a word: after the nearest space before the window, when there is one close by.
     const space = text.lastIndexOf(' ', start);

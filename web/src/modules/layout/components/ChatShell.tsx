@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 import { useAuthStatus } from '../../auth/state/authStore';
 import { listen } from '../../common/utils/listen';
 import { applySidebarRule, isWideViewport, setSidebarOpen, sidebarStore, useSidebarOpen } from '../state/sidebarStore';
+import { CommandPalette } from '../../search/components/CommandPalette';
 import { Sidebar } from './Sidebar';
 
 type ChatShellProps = {
@@ -38,6 +39,7 @@ export function ChatShell({ sidebar }: ChatShellProps) {
       <div className="shell__main">
         <Outlet />
       </div>
+      <CommandPalette />
     </div>
   );
 }
