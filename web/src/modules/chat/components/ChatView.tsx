@@ -15,6 +15,7 @@ import { ChatWelcome, ConversationNotFound, MessagesLoading } from './ChatEmptyS
 import { Composer } from './Composer';
 import { ShareDialog } from './ShareDialog';
 import { VoiceModeBar, VoiceModeButton } from '../../voice/components/VoiceModeButton';
+import { editLastMessage } from '../../shortcuts/utils/chatActions';
 
 type ChatViewProps = { chatId?: string };
 
@@ -75,6 +76,7 @@ export function ChatView({ chatId }: ChatViewProps) {
           initialText={prompt}
           disabled={view.notFound}
           attachments={attachments}
+          onEditLast={editLastMessage}
           extra={<VoiceModeButton disabled={view.notFound} onTranscript={(text) => void reply.send(text)} />}
         />
         <p className="chat__disclaimer">The assistant can make mistakes. Check important information.</p>

@@ -4,6 +4,8 @@ import { useAuthStatus } from '../../auth/state/authStore';
 import { listen } from '../../common/utils/listen';
 import { applySidebarRule, isWideViewport, setSidebarOpen, sidebarStore, useSidebarOpen } from '../state/sidebarStore';
 import { CommandPalette } from '../../search/components/CommandPalette';
+import { ShortcutsHelp } from '../../shortcuts/components/ShortcutsHelp';
+import { useGlobalShortcuts } from '../../shortcuts/hooks/useGlobalShortcuts';
 import { Sidebar } from './Sidebar';
 
 type ChatShellProps = {
@@ -16,6 +18,7 @@ export function ChatShell({ sidebar }: ChatShellProps) {
   const status = useAuthStatus();
   const open = useSidebarOpen();
   const loggedIn = status === 'anonymous' || status === 'registered';
+  useGlobalShortcuts(loggedIn);
   useEffect(() => {
     if (status !== 'loading') applySidebarRule(loggedIn);
   }, [status, loggedIn]);
@@ -40,6 +43,7 @@ export function ChatShell({ sidebar }: ChatShellProps) {
         <Outlet />
       </div>
       <CommandPalette />
+      <ShortcutsHelp />
     </div>
   );
 }

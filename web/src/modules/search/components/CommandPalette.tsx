@@ -6,17 +6,16 @@ import { useConversations } from '../../chat/hooks/chatQueries';
 import { UNTITLED } from '../../chat/utils/titles';
 import { listen } from '../../common/utils/listen';
 import { closeSidebarOnNarrow } from '../../layout/state/sidebarStore';
+import { isMac, shortcutOf } from '../../shortcuts/utils/shortcuts';
 import { paletteStore, setPaletteOpen, usePaletteOpen } from '../state/paletteStore';
 import { SearchCombobox, type ShortcutOption } from './SearchCombobox';
 
 const RECENT = 6;
 /** The platform's modifier, as its users read it. */
-export const MOD_LABEL = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl';
+export const MOD_LABEL = isMac() ? '⌘' : 'Ctrl';
 
 /** Ctrl+K (⌘K on a Mac) opens the palette from anywhere but another dialog; again, it closes. */
-export function isPaletteKey(event: KeyboardEvent): boolean {
-  return (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'k';
-}
+export const isPaletteKey = (event: KeyboardEvent) => shortcutOf(event) === 'palette';
 
 /**
  * The command palette: search every conversation as you type, or, before typing, start a new chat
