@@ -82,6 +82,28 @@ describe.each(TRANSPORTS)('conversation search over the %s transport', (transpor
     expect(await search(api, '2026-11-27')).toEqual([]);
   });
 
+  it('reads a common word from the newest messages, and still finds the old matches of a rarer one', async () => {
+    const api = await guest();
+    const { chatId } = await chatWith(api, 'seed');
+    const userId = (await api.get('/api/v1/auth/me').expect(200)).body.user_id as string;
+    // 3,000 messages with a common word (PostgreSQL then expects thousands of matches), the oldest also with a rare one.
+    await booted.db.query(
+      `INSERT INTO chat.message (id, chat_id, user_id, sender, content, created_at)
+       SELECT gen_random_uuid(), $1, $2, 'user', 'commonword number ' || i || CASE WHEN i <= 3 THEN ' oldrareword' ELSE '' END,
+              now() - make_interval(mins => i)
+       FROM generate_series(1, 3000) AS i`,
+      [chatId, userId],
+    );
+    await booted.db.query('ANALYZE chat.message');
+    const common = (await api.get('/api/v1/chats/search?q=commonword').expect(200)).body.results as Hit[];
+    expect(common).toHaveLength(1);
+    expect(common[0].snippet).toMatch(/^commonword number \d+$/);
+    expect(Number(common[0].snippet.split(' ')[2])).toBeLessThanOrEqual(200);
+    const both = await search(api, 'commonword oldrareword');
+    expect(both).toHaveLength(1);
+    expect(both[0].snippet).toMatch(/^commonword number [123] oldrareword$/);
+  });
+
   it('finds conversations by their title first, then messages', async () => {
     const api = await guest();
     const titled = await chatWith(api, 'Some words here.', 'Holiday in Lisbon');

@@ -17,22 +17,35 @@ export interface TitleHitRow {
   created_at: Date;
 }
 
-/**
- * How many of the user's most recent matches are ranked. A word in most messages ranks the newest
- * (read newest first from `message_user_recent_idx`); a rarer word takes the per-user GIN index: either
- * way a search reads a bounded part of one user's rows.
- */
+/** How many of the user's most recent matches are ranked. */
 const CANDIDATES = 200;
+/** Up to this many matches (as PostgreSQL estimates them from the column's statistics), the GIN index alone is read. */
+const FROM_INDEX_UP_TO = 1_500;
+/** Otherwise the user's newest messages are read first, this many at most: a common word has its candidates there. */
+const NEWEST = 5_000;
 
-/** The search's SQL (chat schema): `search` columns, the `chat_search` configuration, the (user_id, search) GIN indexes. */
+/** The key of a user's words in the `search` columns (`owned_search` in the migration). */
+export const ownerKey = (userId: string) => userId.replace(/-/g, '').slice(0, 16).toLowerCase();
+
+/** A tsquery's text with each word keyed by its owner ('cafe':* → '<key>:cafe':*). */
+export function ownedQuery(tsquery: string, userId: string): string {
+  const key = ownerKey(userId);
+  return tsquery.replace(/'((?:[^']|'')*)'/g, (_, lexeme: string) => `'${key}:${lexeme}'`);
+}
+
+/**
+ * The search's SQL (chat schema): the `search` columns of owner-keyed words, the `chat_search`
+ * configuration, their GIN indexes and `message_user_recent_idx`. The owner's key makes the index
+ * read only their entries; `user_id::text = $1::text` checks the owner again (a key is 64 bits of the id)
+ * without offering PostgreSQL the user's whole row set to intersect with.
+ */
 @Injectable()
 export class ConversationSearchRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
    * The query as one tsquery (its text; null when it has no word): the plain words and each piece
-   * with punctuation (parsed as a phrase), all required. Made first, on its own, so that the searches
-   * are planned knowing it (how common its words are decides which index reads fewer rows).
+   * with punctuation (parsed as a phrase), all required.
    */
   async compile(query: SearchQuery): Promise<string | null> {
     const [row]: { query: string | null }[] = await this.dataSource.query(
@@ -45,31 +58,56 @@ export class ConversationSearchRepository {
     return row?.query ?? null;
   }
 
-  /** The user's messages matching the query (a `to_tsquery` text), best first (rank divided by the log of the length: a short message that says it ranks above a long one that mentions it). */
-  messages(userId: string, tsquery: string, limit: number): Promise<MessageHitRow[]> {
+  /** How many messages PostgreSQL expects an owned query to match (from the column's statistics). */
+  async estimate(owned: string): Promise<number> {
+    const [row]: { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[] = await this.dataSource.query(
+      'EXPLAIN (FORMAT JSON) SELECT 1 FROM message WHERE search @@ $1::tsquery',
+      [owned],
+    );
+    return row?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0;
+  }
+
+  /**
+   * The user's messages matching an owned query, best first (rank divided by the log of the length:
+   * a short message that says it ranks above a long one that mentions it). Of the matches, the
+   * `CANDIDATES` most recent are ranked. A rare query reads them from the GIN index (a few rows); a
+   * common one from the user's `NEWEST` latest messages (newest first, stopping at the candidates'
+   * count); when those hold fewer, from the index after all. So a search reads a bounded part of one
+   * user's rows, and no plan reads a common word's every match.
+   */
+  async messages(userId: string, owned: string, limit: number): Promise<MessageHitRow[]> {
+    const fromIndex = `SELECT id, created_at, search FROM message WHERE search @@ $2::tsquery AND user_id::text = $1::text
+       ORDER BY created_at DESC LIMIT ${CANDIDATES}`;
+    const recent =
+      (await this.estimate(owned)) <= FROM_INDEX_UP_TO
+        ? fromIndex
+        : `WITH newest AS (
+             SELECT id, created_at, search FROM (
+               SELECT id, created_at, search FROM message WHERE user_id = $1::text::uuid ORDER BY created_at DESC LIMIT ${NEWEST}
+             ) latest WHERE search @@ $2::tsquery ORDER BY created_at DESC LIMIT ${CANDIDATES}
+           ), enough AS (SELECT count(*) = ${CANDIDATES} AS yes FROM newest)
+           SELECT * FROM newest WHERE (SELECT yes FROM enough)
+           UNION ALL SELECT * FROM (${fromIndex}) indexed WHERE NOT (SELECT yes FROM enough)`;
     return this.dataSource.query(
-      `WITH recent AS (
-         SELECT m.id, m.created_at, ts_rank_cd(m.search, $2::tsquery, 1) AS rank
-         FROM message m WHERE m.user_id = $1 AND m.search @@ $2::tsquery
-         ORDER BY m.created_at DESC LIMIT ${CANDIDATES}
-       ), best AS (SELECT id, rank FROM recent ORDER BY rank DESC, created_at DESC LIMIT $3)
+      `WITH recent AS (${recent}),
+       best AS (SELECT id, ts_rank_cd(search, $2::tsquery, 1) AS rank, created_at FROM recent ORDER BY rank DESC, created_at DESC LIMIT $3)
        SELECT m.id, m.chat_id, m.sender, m.content, m.created_at, c.title
-       FROM best JOIN message m ON m.id = best.id JOIN conversation c ON c.id = m.chat_id AND c.user_id = $1
-       ORDER BY best.rank DESC, m.created_at DESC`,
-      [userId, tsquery, limit],
+       FROM best JOIN message m ON m.id = best.id JOIN conversation c ON c.id = m.chat_id AND c.user_id = $1::text::uuid
+       ORDER BY best.rank DESC, best.created_at DESC`,
+      [userId, owned, limit],
     );
   }
 
-  /** The user's conversations whose title matches, best first. */
-  titles(userId: string, tsquery: string, limit: number): Promise<TitleHitRow[]> {
+  /** The user's conversations whose title matches an owned query, best first. */
+  titles(userId: string, owned: string, limit: number): Promise<TitleHitRow[]> {
     return this.dataSource.query(
       `WITH recent AS (
-         SELECT c.id, c.title, c.created_at, ts_rank_cd(c.search, $2::tsquery, 1) AS rank, c.last_message_at
-         FROM conversation c WHERE c.user_id = $1 AND c.search @@ $2::tsquery
-         ORDER BY c.last_message_at DESC NULLS LAST LIMIT ${CANDIDATES}
+         SELECT id, title, created_at, last_message_at, search FROM conversation
+         WHERE search @@ $2::tsquery AND user_id::text = $1::text
+         ORDER BY last_message_at DESC NULLS LAST LIMIT ${CANDIDATES}
        )
-       SELECT id, title, created_at FROM recent ORDER BY rank DESC, last_message_at DESC NULLS LAST LIMIT $3`,
-      [userId, tsquery, limit],
+       SELECT id, title, created_at FROM recent ORDER BY ts_rank_cd(search, $2::tsquery, 1) DESC, last_message_at DESC NULLS LAST LIMIT $3`,
+      [userId, owned, limit],
     );
   }
 }

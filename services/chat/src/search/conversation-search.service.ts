@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import type { SearchHit, SearchResults } from '@app/contracts/chat';
 import { ownerOf } from '../conversations/conversations.service';
-import { ConversationSearchRepository } from './conversation-search.repository';
+import { ConversationSearchRepository, ownedQuery } from './conversation-search.repository';
 import { searchQuery } from './search-terms';
 import { highlightsIn, snippetOf } from './snippet';
 
@@ -24,9 +24,10 @@ export class ConversationSearchService {
     const terms = query.terms;
     const tsquery = terms.length ? await this.repo.compile(query) : null;
     if (!tsquery) return { q: input.q, results: [] };
+    const owned = ownedQuery(tsquery, userId);
     const [titles, messages] = await Promise.all([
-      this.repo.titles(userId, tsquery, input.limit),
-      this.repo.messages(userId, tsquery, input.limit * MESSAGES_PER_RESULT),
+      this.repo.titles(userId, owned, input.limit),
+      this.repo.messages(userId, owned, input.limit * MESSAGES_PER_RESULT),
     ]);
     const best = new Map<string, SearchHit>();
     for (const m of messages) {

@@ -2,6 +2,7 @@ import { fold, searchQuery } from './search-terms';
 
 const searchTerms = (q: string) => searchQuery(q).terms;
 import { highlightsIn, snippetOf } from './snippet';
+import { ownedQuery, ownerKey } from './conversation-search.repository';
 
 describe('search terms', () => {
   it('folds accents and case as unaccent does, letters without a decomposition included', () => {
@@ -78,5 +79,15 @@ describe('snippets', () => {
     const { snippet } = snippetOf(text, searchTerms('quokka'), 61);
     expect(snippet).toBe(snippet.normalize());
     expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(snippet)).toBe(false);
+  });
+});
+
+describe('owned queries', () => {
+  it('keys every word of a tsquery by its owner, quotes and operators left as they are', () => {
+    const user = 'AB12cd34-5678-4abc-9def-0123456789ab';
+    expect(ownerKey(user)).toBe('ab12cd345678' + '4abc');
+    expect(ownedQuery("'cafe':* & ( 'e-mail' <-> 'e' <-> 'mail' ) & 'o''brien'", user)).toBe(
+      "'ab12cd3456784abc:cafe':* & ( 'ab12cd3456784abc:e-mail' <-> 'ab12cd3456784abc:e' <-> 'ab12cd3456784abc:mail' ) & 'ab12cd3456784abc:o''brien'",
+    );
   });
 });

@@ -12,8 +12,7 @@ import { sqlMigration } from '@app/platform';
  */
 export const IndexUserMemorySearchPerUser1764000000300 = sqlMigration('IndexUserMemorySearchPerUser1764000000300', {
   up: [
-    // The chat service's migration may create it at the same instant: the second to try meets a unique violation.
-    'DO $$ BEGIN CREATE EXTENSION IF NOT EXISTS btree_gin; EXCEPTION WHEN unique_violation THEN NULL; END $$',
+    'CREATE EXTENSION IF NOT EXISTS btree_gin',
     'CREATE INDEX user_memory_live_search ON user_memory USING gin (user_id, search) WITH (fastupdate = off) WHERE removed_at IS NULL',
     'DROP INDEX user_memory_search',
   ],
