@@ -23,6 +23,7 @@ import { StoreStep } from './replies/store.step';
 import { StreamStep } from './replies/stream.step';
 import { ConversationSearchRepository } from './search/conversation-search.repository';
 import { ConversationSearchService } from './search/conversation-search.service';
+import { TemporaryChatsSweeper } from './temporary/temporary-chats.sweeper';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
 
@@ -51,6 +52,7 @@ import { TitleService } from './titles/title.service';
     TitleService,
     ConversationSearchRepository,
     ConversationSearchService,
+    TemporaryChatsSweeper,
     { provide: LLM_PROVIDER, useFactory: (config: ChatConfig) => createLlmProvider(config), inject: [SERVICE_CONFIG] },
   ],
 })

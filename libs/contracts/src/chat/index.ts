@@ -57,6 +57,9 @@ export const ConversationSchema = z.object({
   last_message_timestamp: z.string().nullable(),
   last_active_message_id: z.string().nullable(),
   is_commercial: z.boolean(),
+  /** A temporary chat: not listed, not searched, not learnt from, deleted when closed or at expires_at. */
+  temporary: z.boolean(),
+  expires_at: z.string().nullable(),
   created_at: z.string(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
@@ -76,7 +79,11 @@ export const SharedConversationSchema = z.object({
 const id = z.uuid({ message: 'must be an id (UUID)' });
 const shareId = z.string().trim().min(1).max(64);
 
-export const CreateConversationBodySchema = z.object({ conversation_title: z.string().trim().max(200).nullish() });
+export const CreateConversationBodySchema = z.object({
+  conversation_title: z.string().trim().max(200).nullish(),
+  /** A temporary chat (see ConversationSchema.temporary). */
+  temporary: z.boolean().optional(),
+});
 export const UpdateConversationBodySchema = z
   .object({ conversation_title: z.string().trim().min(1).max(200).optional(), last_active_message_id: id.optional() })
   .refine(

@@ -92,7 +92,7 @@ export class ConversationSearchRepository {
       `WITH recent AS (${recent}),
        best AS (SELECT id, ts_rank_cd(search, $2::tsquery, 1) AS rank, created_at FROM recent ORDER BY rank DESC, created_at DESC LIMIT $3)
        SELECT m.id, m.chat_id, m.sender, m.content, m.created_at, c.title
-       FROM best JOIN message m ON m.id = best.id JOIN conversation c ON c.id = m.chat_id AND c.user_id = $1::text::uuid
+       FROM best JOIN message m ON m.id = best.id JOIN conversation c ON c.id = m.chat_id AND c.user_id = $1::text::uuid AND c.expires_at IS NULL
        ORDER BY best.rank DESC, best.created_at DESC`,
       [userId, owned, limit],
     );
@@ -103,7 +103,7 @@ export class ConversationSearchRepository {
     return this.dataSource.query(
       `WITH recent AS (
          SELECT id, title, created_at, last_message_at, search FROM conversation
-         WHERE search @@ $2::tsquery AND user_id::text = $1::text
+         WHERE search @@ $2::tsquery AND user_id::text = $1::text AND expires_at IS NULL
          ORDER BY last_message_at DESC NULLS LAST LIMIT ${CANDIDATES}
        )
        SELECT id, title, created_at FROM recent ORDER BY ts_rank_cd(search, $2::tsquery, 1) DESC, last_message_at DESC NULLS LAST LIMIT $3`,
