@@ -37,7 +37,7 @@ describe.each(TRANSPORTS)('temporary chats over the %s transport', (transport) =
     };
   };
 
-  it('keeps a temporary chat out of the list, the search and memory; an ordinary one is learnt from', async () => {
+  it('keeps a temporary chat out of the search and memory, flagged in the list; an ordinary one is learnt from', async () => {
     const api = await guest();
     const temporary = (await api.post('/api/v1/chats/', { temporary: true }).expect(201)).body;
     expect(temporary).toMatchObject({ temporary: true });
@@ -60,8 +60,12 @@ describe.each(TRANSPORTS)('temporary chats over the %s transport', (transport) =
     ]);
     expect(rows[0].n).toBe(0);
 
-    const listed = (await api.get('/api/v1/chats/').expect(200)).body as { chat_id: string }[];
-    expect(listed.map((c) => c.chat_id)).toEqual([ordinary.chat_id]);
+    // Listed with its flag, for the client to keep it out of the sidebar and show it as temporary.
+    const listed = (await api.get('/api/v1/chats/').expect(200)).body as { chat_id: string; temporary: boolean }[];
+    expect(listed.map((c) => [c.chat_id, c.temporary])).toEqual([
+      [ordinary.chat_id, false],
+      [temporary.chat_id, true],
+    ]);
     expect((await api.get('/api/v1/chats/search?q=kumquats').expect(200)).body.results).toEqual([]);
     // Its owner still reads it while it lasts.
     expect((await api.get(`/api/v1/chats/${temporary.chat_id}`).expect(200)).body.messages).toHaveLength(2);

@@ -57,7 +57,7 @@ export const ConversationSchema = z.object({
   last_message_timestamp: z.string().nullable(),
   last_active_message_id: z.string().nullable(),
   is_commercial: z.boolean(),
-  /** A temporary chat: not listed, not searched, not learnt from, deleted when closed or at expires_at. */
+  /** A temporary chat: not in the sidebar, not searched, not learnt from, deleted when closed or at expires_at. */
   temporary: z.boolean(),
   expires_at: z.string().nullable(),
   created_at: z.string(),

@@ -94,7 +94,6 @@ export class ChatRepository {
     return this.conversations
       .createQueryBuilder('c')
       .where('c.user_id = :userId', { userId })
-      .andWhere('c.expires_at IS NULL')
       .orderBy('c.last_message_at', 'DESC', 'NULLS LAST')
       .addOrderBy('c.created_at', 'DESC')
       .getMany();

@@ -250,7 +250,7 @@ describe('ConversationsService', () => {
 });
 
 describe('ConversationsService, temporary chats', () => {
-  it('makes a temporary chat that ends after the configured time and is never listed', async () => {
+  it('makes a temporary chat that ends after the configured time, listed with its flag (the client leaves it out of the sidebar)', async () => {
     const repo = new FakeChatRepository();
     const service = new ConversationsService(repo, { CHAT_TEMPORARY_CHAT_TTL_SECONDS: 3_600 });
     const caller = { user_id: 'owner', is_anon: false, session_id: null, request_id: 'r' };
@@ -261,7 +261,10 @@ describe('ConversationsService, temporary chats', () => {
     expect(Date.parse(temporary.expires_at!) - before).toBeGreaterThanOrEqual(3_600_000);
     expect(Date.parse(temporary.expires_at!) - before).toBeLessThan(3_660_000);
     expect(kept).toMatchObject({ temporary: false, expires_at: null });
-    expect((await service.list(caller)).map((c) => c.chat_id)).toEqual([kept.chat_id]);
+    expect((await service.list(caller)).map((c) => [c.chat_id, c.temporary])).toEqual([
+      [kept.chat_id, false],
+      [temporary.chat_id, true],
+    ]);
     expect((await service.get(caller, temporary.chat_id)).temporary).toBe(true);
     expect(await repo.deleteExpiredConversations(new Date(before + 3_700_000))).toBe(1);
     await expect(service.get(caller, temporary.chat_id)).rejects.toEqual(expect.objectContaining({ status: 404 }));

@@ -111,7 +111,7 @@ export class FakeChatRepository implements ChatStore {
     this.check('listConversations');
     const time = (d: Date | null) => d?.getTime() ?? -Infinity;
     return [...this.conversations.values()]
-      .filter((c) => c.userId === userId && c.expiresAt === null)
+      .filter((c) => c.userId === userId)
       .sort((a, b) => time(b.lastMessageAt) - time(a.lastMessageAt) || b.createdAt.getTime() - a.createdAt.getTime());
   }
 

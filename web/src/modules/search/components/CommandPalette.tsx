@@ -44,12 +44,15 @@ export function CommandPalette() {
 
   const idle: ShortcutOption[] = [
     { id: 'new', label: 'New chat', icon: 'plus', run: () => navigate('/chat') },
-    ...(conversations ?? []).slice(0, RECENT).map((c) => ({
-      id: c.chat_id,
-      label: c.conversation_title || UNTITLED,
-      icon: 'file' as const,
-      run: () => navigate(`/chat/${c.chat_id}`),
-    })),
+    ...(conversations ?? [])
+      .filter((c) => !c.temporary)
+      .slice(0, RECENT)
+      .map((c) => ({
+        id: c.chat_id,
+        label: c.conversation_title || UNTITLED,
+        icon: 'file' as const,
+        run: () => navigate(`/chat/${c.chat_id}`),
+      })),
   ];
 
   return (
