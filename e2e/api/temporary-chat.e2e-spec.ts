@@ -1,6 +1,7 @@
 import { TRANSPORTS } from '@app/testing';
+import { strFromU8, unzipSync } from 'fflate';
 import { startTestStack, type TestStack } from '../support/test-stack';
-import { ApiClient, eventually } from '../support/api-client';
+import { ApiClient, binary, eventually } from '../support/api-client';
 import { postStream } from '../support/sse';
 
 const TTL_SECONDS = 3;
@@ -94,6 +95,15 @@ describe.each(TRANSPORTS)('temporary chats over the %s transport', (transport) =
     await other.delete(`/api/v1/chats/${temporary.chat_id}`).expect(404);
     await owner.delete(`/api/v1/chats/${temporary.chat_id}`).expect(204);
     await owner.get(`/api/v1/chats/${temporary.chat_id}`).expect(404);
+  });
+
+  it('says in the export that temporary chats are not kept', async () => {
+    const api = await guest();
+    const zip = await binary(api.get('/api/v1/users/me/export'));
+    const chat = JSON.parse(strFromU8(unzipSync(new Uint8Array(zip.body as Buffer))['chat.json']));
+    expect(chat.temporary_chats).toEqual([
+      expect.objectContaining({ kept: false, note: expect.stringMatching(/^Temporary chats are not kept/) }),
+    ]);
   });
 
   it('refuses a temporary flag that is not a boolean', async () => {

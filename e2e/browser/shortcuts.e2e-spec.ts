@@ -81,6 +81,8 @@ describe('keyboard shortcuts in a browser', () => {
     await page.getByLabel('Message', { exact: true }).fill('Tell me a long story');
     await page.getByLabel('Message', { exact: true }).press('Enter');
     await page.getByRole('button', { name: 'Stop generating' }).waitFor();
+    // Once the reply has begun (the message is stored: stopping asks the server, as the button does).
+    await page.locator('.message--draft').filter({ hasText: 'You asked' }).waitFor();
     const stopped = page.waitForRequest((request) => request.url().includes('/stop') && request.method() === 'POST');
     await page.keyboard.press('Escape');
     await stopped;

@@ -19,5 +19,13 @@ export const chatService: ServiceDefinition = {
       { table: 'message', userColumn: 'user_id', omitFromExport: ['search'] },
       { table: 'share', userColumn: 'user_id' },
     ],
+    exportNotes: {
+      temporary_chats: [
+        {
+          kept: false,
+          note: 'Temporary chats are not kept: each is deleted when you leave it, or 24 hours after it began at the latest, and nothing in it is remembered. One still open when this export was made is in conversation (expires_at set).',
+        },
+      ],
+    },
   },
 };

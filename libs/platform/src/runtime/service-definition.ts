@@ -20,6 +20,8 @@ export interface ServiceDefinition {
     tables: UserDataTable[];
     /** False when the service purges on its own schedule (auth deletes the account last). */
     purgeOnDelete?: boolean;
+    /** What the export says beside the tables (each entry one more file section): what is not kept, and why. */
+    exportNotes?: Record<string, Record<string, unknown>[]>;
   };
 }
 

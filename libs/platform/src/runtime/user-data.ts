@@ -62,7 +62,7 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
         for (const row of rows) for (const column of omitFromExport) delete row[column];
         out[table] = rows;
       }
-      return { tables: out };
+      return { tables: { ...out, ...definition.userData?.exportNotes } };
     }
 
     @EventHandler(USER_EVENTS.deleted)
