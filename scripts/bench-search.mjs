@@ -165,6 +165,38 @@ async function run(transport) {
       found += results.length;
     }
     slowest.sort((a, b) => b.took - a.took);
+    // What the slowest were: PostgreSQL's estimate against the true count, and each plan's time.
+    if (process.env.BENCH_SEARCH_EXPLAIN) {
+      const chat = require('./services/chat/dist/search/search-terms.js');
+      const { ownedQuery } = require('./services/chat/dist/search/conversation-search.repository.js');
+      await db.query('SET search_path = chat');
+      for (const { q } of slowest.slice(0, 8)) {
+        const query = chat.searchQuery(q);
+        const compiled = (
+          await db.query(
+            `SELECT string_agg('(' || part || ')', ' & ') AS query FROM (SELECT to_tsquery('chat_search', $1)::text AS part WHERE $1 <> '' UNION ALL SELECT search_phrase(p)::text FROM unnest($2::text[]) AS p) parts WHERE part <> ''`,
+            [query.tsquery, query.phrases],
+          )
+        ).rows[0].query;
+        const owned = ownedQuery(compiled, me);
+        const estimate = (await db.query('EXPLAIN (FORMAT JSON) SELECT 1 FROM message WHERE search @@ $1::tsquery', [owned])).rows[0][
+          'QUERY PLAN'
+        ][0].Plan['Plan Rows'];
+        const actual = (await db.query('SELECT count(*)::int AS n FROM message WHERE search @@ $1::tsquery', [owned])).rows[0].n;
+        const time = async (sql) => {
+          const t0 = performance.now();
+          await db.query(sql, [me, owned]);
+          return (performance.now() - t0).toFixed(1);
+        };
+        const index = await time(
+          `SELECT id, created_at FROM message WHERE search @@ $2::tsquery AND user_id::text = $1::text ORDER BY created_at DESC LIMIT 200`,
+        );
+        const newest = await time(
+          `SELECT id FROM (SELECT id, created_at, search FROM message WHERE user_id = $1::text::uuid ORDER BY created_at DESC LIMIT 10000) l WHERE search @@ $2::tsquery ORDER BY created_at DESC LIMIT 200`,
+        );
+        console.log(`  ${q}: estimate ${estimate}, actual ${actual}; index path ${index} ms, newest path ${newest} ms`);
+      }
+    }
     return {
       ...stats(samples),
       found: found / QUERIES,

@@ -102,6 +102,18 @@ describe.each(TRANSPORTS)('conversation search over the %s transport', (transpor
     const both = await search(api, 'commonword oldrareword');
     expect(both).toHaveLength(1);
     expect(both[0].snippet).toMatch(/^commonword number [123] oldrareword$/);
+    // Titles too: 600 conversations named alike, read newest first; the oldest found by a rarer word.
+    await booted.db.query(
+      `INSERT INTO chat.conversation (id, user_id, title, last_message_at)
+       SELECT gen_random_uuid(), $1, 'commontitle ' || i || CASE WHEN i = 600 THEN ' oldesttitle' ELSE '' END, now() - make_interval(mins => i)
+       FROM generate_series(1, 600) AS i`,
+      [userId],
+    );
+    await booted.db.query('ANALYZE chat.conversation');
+    const titles = (await api.get('/api/v1/chats/search?q=commontitle&limit=50').expect(200)).body.results as Hit[];
+    expect(titles).toHaveLength(50);
+    expect(titles.every((t) => t.message_id === null && t.conversation_title!.startsWith('commontitle'))).toBe(true);
+    expect((await search(api, 'commontitle oldesttitle')).map((t) => t.conversation_title)).toEqual(['commontitle 600 oldesttitle']);
   });
 
   it('finds conversations by their title first, then messages', async () => {
