@@ -720,6 +720,24 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
       expect((await call('anonymous', 'GET', '/api/v1/reminders/')).status).toBe(401);
     });
 
+    it("finds the owner's words, titles and replies for the owner alone in the conversation search", async () => {
+      const made = await exchange();
+      const searchFor = (actor: Actor, q: string) => call(actor, 'GET', `/api/v1/chats/search?q=${encodeURIComponent(q)}`);
+      for (const q of [made.words, made.title]) {
+        const mine = await searchFor('owner', q);
+        expect({ q, status: mine.status, found: (mine.json as { results: { chat_id: string }[] }).results.map((r) => r.chat_id) }).toEqual({
+          q,
+          status: 200,
+          found: [made.chatId],
+        });
+        for (const actor of ['other', 'guest'] as const) {
+          const theirs = await searchFor(actor, q);
+          expect({ actor, status: theirs.status, body: theirs.json }).toEqual({ actor, status: 200, body: { q, results: [] } });
+        }
+        expect((await searchFor('anonymous', q)).status).toBe(401);
+      }
+    });
+
     it("refuses the owner's message as another user's branch point or active message", async () => {
       const made = await exchange();
       const theirs = ((await call('other', 'POST', '/api/v1/chats/', {})).json as { chat_id: string }).chat_id;

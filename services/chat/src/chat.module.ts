@@ -41,6 +41,9 @@ import { McpServersService } from './mcp/mcp-servers.service';
 import { McpToolSource } from './mcp/mcp-tool-source';
 import { OperatorMcpServers } from './mcp/operator-mcp-servers';
 import { USER_TOOLS } from './tools/tool-registry';
+import { ConversationSearchRepository } from './search/conversation-search.repository';
+import { ConversationSearchService } from './search/conversation-search.service';
+import { TemporaryChatsSweeper } from './temporary/temporary-chats.sweeper';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
 
@@ -113,6 +116,9 @@ import { TitleService } from './titles/title.service';
     StopRegistry,
     ReplyRecovery,
     TitleService,
+    ConversationSearchRepository,
+    ConversationSearchService,
+    TemporaryChatsSweeper,
     { provide: LLM_PROVIDER, useFactory: (config: ChatConfig) => createLlmProvider(config), inject: [SERVICE_CONFIG] },
   ],
 })

@@ -140,6 +140,10 @@ export const chatEnvSchema = z.object({
    * (30-40 words a second), so the demo shows a reply being written and read aloud while it is.
    */
   OFFLINE_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(1_000).default(30),
+  /** How long a temporary chat lives at most (its user closing it deletes it sooner). */
+  CHAT_TEMPORARY_CHAT_TTL_SECONDS: z.coerce.number().int().min(1).max(2_592_000).default(86_400),
+  /** How often the temporary chats whose time is up are deleted. */
+  CHAT_TEMPORARY_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
 });
 export type ChatConfig = z.output<typeof chatEnvSchema>;
 export type ProviderName = 'openai' | 'openai-compatible' | 'offline';

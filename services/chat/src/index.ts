@@ -15,8 +15,8 @@ export const chatService: ServiceDefinition = {
   // Conversations first: their messages and shares go with them on deletion (ON DELETE CASCADE).
   userData: {
     tables: [
-      { table: 'conversation', userColumn: 'user_id' },
-      { table: 'message', userColumn: 'user_id' },
+      { table: 'conversation', userColumn: 'user_id', omitFromExport: ['search'] },
+      { table: 'message', userColumn: 'user_id', omitFromExport: ['search'] },
       { table: 'share', userColumn: 'user_id' },
       { table: 'reminder', userColumn: 'user_id' },
       // One time zone per person: an account keeps its own over a guest's.
@@ -24,5 +24,13 @@ export const chatService: ServiceDefinition = {
       // Tokens stay sealed in the export.
       { table: 'mcp_server', userColumn: 'user_id' },
     ],
+    exportNotes: {
+      temporary_chats: [
+        {
+          kept: false,
+          note: 'Temporary chats are not kept: each is deleted when you leave it, or 24 hours after it began at the latest, and nothing in it is remembered. One still open when this export was made is in conversation (expires_at set).',
+        },
+      ],
+    },
   },
 };

@@ -79,6 +79,9 @@ export const ConversationSchema = z.object({
   last_message_timestamp: z.string().nullable(),
   last_active_message_id: z.string().nullable(),
   is_commercial: z.boolean(),
+  /** A temporary chat: not in the sidebar, not searched, not learnt from, deleted when closed or at expires_at. */
+  temporary: z.boolean(),
+  expires_at: z.string().nullable(),
   created_at: z.string(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
@@ -98,7 +101,11 @@ export const SharedConversationSchema = z.object({
 const id = z.uuid({ message: 'must be an id (UUID)' });
 const shareId = z.string().trim().min(1).max(64);
 
-export const CreateConversationBodySchema = z.object({ conversation_title: z.string().trim().max(200).nullish() });
+export const CreateConversationBodySchema = z.object({
+  conversation_title: z.string().trim().max(200).nullish(),
+  /** A temporary chat (see ConversationSchema.temporary). */
+  temporary: z.boolean().optional(),
+});
 export const UpdateConversationBodySchema = z
   .object({ conversation_title: z.string().trim().min(1).max(200).optional(), last_active_message_id: id.optional() })
   .refine(
@@ -129,6 +136,29 @@ export const MessagesQuerySchema = z.object({
     )
     .pipe(z.array(id).max(100).optional()),
 });
+
+/** Search over the caller's conversations: `q` as typed (any language; the last word may be a prefix). */
+export const SearchQuerySchema = z.object({
+  q: z.string().trim().min(1, 'must not be empty').max(200),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+/** Where the words that matched are, as UTF-16 offsets into the text they are given with. */
+export const HighlightSchema = z.object({ start: z.number().int().min(0), end: z.number().int().min(0) });
+export const SearchHitSchema = z.object({
+  chat_id: z.string(),
+  conversation_title: z.string().nullable(),
+  /** The message that matched; null when the conversation's title did. */
+  message_id: z.string().nullable(),
+  sender: z.string().nullable(),
+  /** A piece of the message around its first match (… where cut); the title for a title match. */
+  snippet: z.string(),
+  highlights: z.array(HighlightSchema),
+  title_highlights: z.array(HighlightSchema),
+  created_at: z.string(),
+});
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+export const SearchResultsSchema = z.object({ q: z.string(), results: z.array(SearchHitSchema) });
+export type SearchResults = z.infer<typeof SearchResultsSchema>;
 
 // ---- The reply stream (text/event-stream): one event name per kind -----------------------------
 
@@ -198,6 +228,12 @@ export const CHAT_RPC = {
     request: z.object({ chat_ids: z.array(id).max(100).optional() }).strict(),
     response: z.array(MessageSchema),
     description: "The caller's visible messages, of some conversations or all",
+  }),
+  search: defineRpc({
+    subject: 'chat.search',
+    request: SearchQuerySchema.strict(),
+    response: SearchResultsSchema,
+    description: "Full-text search over the caller's conversation titles and messages, best first, with highlighted snippets",
   }),
   send: defineStream({
     subject: 'chat.message.send',

@@ -78,6 +78,8 @@ import {
   FeedbackBodySchema,
   MessageSchema,
   MessagesQuerySchema,
+  SearchQuerySchema,
+  SearchResultsSchema,
   SendMessageBodySchema,
   SharedConversationSchema,
   ShareSchema,
@@ -487,6 +489,17 @@ export const API = {
       status: 204,
       errors: CHAT_NOT_FOUND,
       rpc: CHAT_RPC.remove,
+    }),
+    search: defineRoute({
+      method: 'GET',
+      path: '/api/v1/chats/search',
+      summary:
+        "Search the caller's conversations (titles and messages, text messages included): best matches first, with highlighted snippets",
+      tag: 'chat',
+      auth: 'bearer',
+      query: SearchQuerySchema,
+      response: SearchResultsSchema,
+      rpc: CHAT_RPC.search,
     }),
     messages: defineRoute({
       method: 'GET',

@@ -20,6 +20,8 @@ export interface ServiceDefinition {
     tables: UserDataTable[];
     /** False when the service purges on its own schedule (auth deletes the account last). */
     purgeOnDelete?: boolean;
+    /** What the export says beside the tables (each entry one more file section): what is not kept, and why. */
+    exportNotes?: Record<string, Record<string, unknown>[]>;
   };
 }
 
@@ -36,4 +38,6 @@ export interface UserDataTable {
    * (exported all the same): a group a user created outlives them while others are in it.
    */
   onDelete?: 'delete' | 'hook';
+  /** Columns derived from the others (a search index's vector): left out of the export. */
+  omitFromExport?: string[];
 }

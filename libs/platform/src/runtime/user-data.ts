@@ -56,10 +56,14 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
     async export({ data, caller }: RpcInput<ReturnType<typeof userExportContract>>) {
       await this.purgeHook?.beforeExport?.(data.user_id, caller);
       const out: Record<string, Record<string, unknown>[]> = {};
-      for (const { table, userColumn } of tables) {
-        out[table] = await this.dataSource.query(`SELECT * FROM "${table}" WHERE "${userColumn}" = $1`, [data.user_id]);
+      for (const { table, userColumn, omitFromExport = [] } of tables) {
+        const rows: Record<string, unknown>[] = await this.dataSource.query(`SELECT * FROM "${table}" WHERE "${userColumn}" = $1`, [
+          data.user_id,
+        ]);
+        for (const row of rows) for (const column of omitFromExport) delete row[column];
+        out[table] = rows;
       }
-      return { tables: out };
+      return { tables: { ...out, ...definition.userData?.exportNotes } };
     }
 
     @EventHandler(USER_EVENTS.deleted)

@@ -23,6 +23,7 @@ interface ConversationRow {
   last_active_message_id: string | null;
   is_commercial: boolean;
   is_shared: boolean;
+  expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -101,7 +102,7 @@ export class ChatRepository {
   /** On every reply's path: a plain query (TypeORM's find costs more CPU than the round trip). */
   async findConversation(userId: string, id: string): Promise<ConversationEntity | null> {
     const rows: ConversationRow[] = await this.dataSource.query(
-      'SELECT id, user_id, title, last_message_at, last_active_message_id, is_commercial, is_shared, created_at, updated_at FROM conversation WHERE id = $1 AND user_id = $2',
+      'SELECT id, user_id, title, last_message_at, last_active_message_id, is_commercial, is_shared, expires_at, created_at, updated_at FROM conversation WHERE id = $1 AND user_id = $2',
       [id, userId],
     );
     const row = rows[0];
@@ -114,6 +115,7 @@ export class ChatRepository {
       lastActiveMessageId: row.last_active_message_id,
       isCommercial: row.is_commercial,
       isShared: row.is_shared,
+      expiresAt: row.expires_at,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     });
@@ -149,8 +151,23 @@ export class ChatRepository {
     return titled;
   }
 
-  newConversation(fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & { isShared?: boolean }): ConversationEntity {
-    return this.conversations.create({ isShared: false, ...fields, lastMessageAt: null, lastActiveMessageId: null, isCommercial: false });
+  newConversation(
+    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & { isShared?: boolean; expiresAt?: Date | null },
+  ): ConversationEntity {
+    return this.conversations.create({
+      isShared: false,
+      expiresAt: null,
+      ...fields,
+      lastMessageAt: null,
+      lastActiveMessageId: null,
+      isCommercial: false,
+    });
+  }
+
+  /** Deletes the temporary chats whose time is up (their messages and shares go with them); how many. */
+  async deleteExpiredConversations(): Promise<number> {
+    const rows: { id: string }[] = await this.dataSource.query('DELETE FROM conversation WHERE expires_at < now() RETURNING id');
+    return rows.length;
   }
 
   async deleteConversation(userId: string, id: string): Promise<boolean> {

@@ -24,9 +24,20 @@ export class ConversationEntity {
   @Column({ name: 'is_shared', type: 'boolean', default: false })
   isShared!: boolean;
 
+  /** A temporary chat's end (null for any other): deleted then, or sooner when its user closes it. */
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }
+
+/**
+ * Whether a conversation's replies use no memories and teach nothing: a shared one (an SMS group:
+ * several people's words) or a temporary chat.
+ */
+export const usesNoMemory = (conversation: Pick<ConversationEntity, 'isShared' | 'expiresAt'>) =>
+  conversation.isShared || conversation.expiresAt !== null;

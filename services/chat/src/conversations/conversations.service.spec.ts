@@ -16,7 +16,7 @@ describe('ConversationsService', () => {
 
   beforeEach(() => {
     repo = new FakeChatRepository();
-    service = new ConversationsService(repo);
+    service = new ConversationsService(repo, { CHAT_TEMPORARY_CHAT_TTL_SECONDS: 86_400 });
   });
 
   /** u1 → a1 → u2 → a2, with a1' (a regeneration of a1) beside a1, the active branch ending at a2. */
@@ -246,5 +246,27 @@ describe('ConversationsService', () => {
       await expect(service.owned(OWNER, 'chat', 'theirs')).rejects.toEqual(refused(404, 'Message not found'));
       await expect(service.owned(OWNER, 'chat', 'missing')).rejects.toEqual(refused(404, 'Message not found'));
     });
+  });
+});
+
+describe('ConversationsService, temporary chats', () => {
+  it('makes a temporary chat that ends after the configured time, listed with its flag (the client leaves it out of the sidebar)', async () => {
+    const repo = new FakeChatRepository();
+    const service = new ConversationsService(repo, { CHAT_TEMPORARY_CHAT_TTL_SECONDS: 3_600 });
+    const caller = { user_id: 'owner', is_anon: false, session_id: null, request_id: 'r' };
+    const before = Date.now();
+    const temporary = await service.create(caller, null, false, true);
+    const kept = await service.create(caller, 'Kept', false, false);
+    expect(temporary.temporary).toBe(true);
+    expect(Date.parse(temporary.expires_at!) - before).toBeGreaterThanOrEqual(3_600_000);
+    expect(Date.parse(temporary.expires_at!) - before).toBeLessThan(3_660_000);
+    expect(kept).toMatchObject({ temporary: false, expires_at: null });
+    expect((await service.list(caller)).map((c) => [c.chat_id, c.temporary])).toEqual([
+      [kept.chat_id, false],
+      [temporary.chat_id, true],
+    ]);
+    expect((await service.get(caller, temporary.chat_id)).temporary).toBe(true);
+    expect(await repo.deleteExpiredConversations(new Date(before + 3_700_000))).toBe(1);
+    await expect(service.get(caller, temporary.chat_id)).rejects.toEqual(expect.objectContaining({ status: 404 }));
   });
 });

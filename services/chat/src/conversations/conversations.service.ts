@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SERVICE_CONFIG } from '@app/platform';
+import type { ChatConfig } from '../config';
 import type { Caller } from '@app/contracts';
 import { SENDER_ASSISTANT } from '@app/contracts/chat';
 import { DomainError } from '@app/platform';
@@ -22,7 +24,10 @@ export function ownerOf(caller: Caller): string {
  */
 @Injectable()
 export class ConversationsService {
-  constructor(@Inject(ChatRepository) private readonly repo: ChatStore) {}
+  constructor(
+    @Inject(ChatRepository) private readonly repo: ChatStore,
+    @Inject(SERVICE_CONFIG) private readonly config: Pick<ChatConfig, 'CHAT_TEMPORARY_CHAT_TTL_SECONDS'>,
+  ) {}
 
   async list(caller: Caller) {
     return (await this.repo.listConversations(ownerOf(caller))).map(toConversationView);
@@ -34,13 +39,18 @@ export class ConversationsService {
     return { ...toConversationView(conversation), messages: messages.filter((m) => !m.hidden).map(toMessageView) };
   }
 
-  /** A new conversation; `shared` (for the sms service's groups only: not an HTTP field) uses and learns no memories. */
-  async create(caller: Caller, title: string | null | undefined, shared = false) {
+  /**
+   * A new conversation; `shared` (for the sms service's groups only: not an HTTP field) uses and
+   * learns no memories; nor does a `temporary` one, which is also unlisted and ends after
+   * CHAT_TEMPORARY_CHAT_TTL_SECONDS.
+   */
+  async create(caller: Caller, title: string | null | undefined, shared = false, temporary = false) {
     const conversation = this.repo.newConversation({
       id: randomUUID(),
       userId: ownerOf(caller),
       title: title?.trim() || null,
       isShared: shared,
+      expiresAt: temporary ? new Date(Date.now() + this.config.CHAT_TEMPORARY_CHAT_TTL_SECONDS * 1000) : null,
     });
     return toConversationView(await this.repo.createConversation(conversation));
   }

@@ -61,6 +61,8 @@ describe('what the client receives', () => {
       last_message_timestamp: '2026-01-02T03:04:05.000Z',
       last_active_message_id: 'm9',
       is_commercial: false,
+      temporary: false,
+      expires_at: null,
       created_at: '2026-01-01T00:00:00.000Z',
     });
     expect(toConversationView(aConversation({ lastMessageAt: null })).last_message_timestamp).toBeNull();

@@ -9,6 +9,8 @@ export function toConversationView(c: ConversationEntity): Conversation {
     last_message_timestamp: c.lastMessageAt?.toISOString() ?? null,
     last_active_message_id: c.lastActiveMessageId,
     is_commercial: c.isCommercial,
+    temporary: c.expiresAt !== null,
+    expires_at: c.expiresAt?.toISOString() ?? null,
     created_at: c.createdAt.toISOString(),
   };
 }

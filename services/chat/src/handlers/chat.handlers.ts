@@ -4,6 +4,7 @@ import { SHARED_FILE_ACCESS } from '@app/contracts/files';
 import { RpcHandler, type RpcInput } from '@app/platform';
 import { ConversationsService } from '../conversations/conversations.service';
 import { RepliesService } from '../replies/replies.service';
+import { ConversationSearchService } from '../search/conversation-search.service';
 
 /** The chat service's calls: each a one-line delegation. */
 @Controller()
@@ -11,6 +12,7 @@ export class ChatHandlers {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly replies: RepliesService,
+    private readonly searches: ConversationSearchService,
   ) {}
 
   @RpcHandler(CHAT_RPC.list)
@@ -25,7 +27,7 @@ export class ChatHandlers {
 
   @RpcHandler(CHAT_RPC.create)
   create({ caller, data }: RpcInput<typeof CHAT_RPC.create>) {
-    return this.conversations.create(caller, data.conversation_title, data.shared);
+    return this.conversations.create(caller, data.conversation_title, data.shared, data.temporary);
   }
 
   @RpcHandler(CHAT_RPC.update)
@@ -41,6 +43,11 @@ export class ChatHandlers {
   @RpcHandler(CHAT_RPC.messages)
   messages({ caller, data }: RpcInput<typeof CHAT_RPC.messages>) {
     return this.conversations.messages(caller, data.chat_ids);
+  }
+
+  @RpcHandler(CHAT_RPC.search)
+  search({ caller, data }: RpcInput<typeof CHAT_RPC.search>) {
+    return this.searches.search(caller, data);
   }
 
   @RpcHandler(CHAT_RPC.send)

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { MEMORY_RPC, type RelevantMemory } from '@app/contracts/memory';
 import { AppLogger, RpcClient } from '@app/platform';
-import type { ConversationEntity } from '../conversations/conversation.entity';
+import { usesNoMemory, type ConversationEntity } from '../conversations/conversation.entity';
 import { InsiderFlagsCache } from './insider-flags.cache';
 import type { ReplyContext } from './reply-context';
 
@@ -37,9 +37,9 @@ export class PersonaliseStep {
    * chat starts it while the message is being stored (`RepliesService.send`), so the memory
    * search is off the reply's critical path; `run` then waits for it.
    */
-  look(caller: Caller, conversation: Pick<ConversationEntity, 'isShared'>, text: string): Promise<Personalisation> {
-    // A shared conversation (an SMS group) is answered with nobody's memories.
-    if (conversation.isShared) return Promise.resolve(NOTHING);
+  look(caller: Caller, conversation: Pick<ConversationEntity, 'isShared' | 'expiresAt'>, text: string): Promise<Personalisation> {
+    // A shared conversation (an SMS group) is answered with nobody's memories; a temporary chat with none either.
+    if (usesNoMemory(conversation)) return Promise.resolve(NOTHING);
     return Promise.all([
       this.memoriesFor(caller, text),
       this.flags.showsRewrittenQuery(caller).catch((error: unknown) => {
@@ -50,7 +50,7 @@ export class PersonaliseStep {
   }
 
   async run(ctx: ReplyContext): Promise<void> {
-    if (ctx.conversation.isShared) return;
+    if (usesNoMemory(ctx.conversation)) return;
     ctx.emit({ event: 'phase', data: { phase: 'personalizing' } });
     const { memories, showQuery } = await (ctx.personalised ?? this.look(ctx.caller, ctx.conversation, ctx.userMessage.content));
     ctx.memories = memories;

@@ -258,6 +258,19 @@ describe('the reply pipeline', () => {
       expect(repo.outbox).toEqual([]);
     });
 
+    it('answers a temporary chat with no memories and learns nothing from it (no exchange event)', async () => {
+      const { rpc, model, repo, conversation, reply } = setup();
+      conversation.expiresAt = new Date(Date.now() + 86_400_000);
+      rpc.answer(MEMORY_RPC.relevant, () => ({ memories: [memory('m1', 'Lives in Lisbon')] }));
+      model.script({ type: 'text', delta: 'Noted.' });
+      const { row, events } = await reply('I moved to Porto.');
+      expect(row).toMatchObject({ status: 'complete', content: 'Noted.' });
+      expect(rpc.calls.map((c) => c.subject)).not.toContain(MEMORY_RPC.relevant.subject);
+      expect(model.requests[0].system).not.toContain('What you know');
+      expect(events.map((e) => e.data)).not.toContainEqual({ phase: 'personalizing' });
+      expect(repo.outbox).toEqual([]);
+    });
+
     it('answers without memories when the memory service does not answer', async () => {
       const { rpc, model, logger, reply } = setup();
       rpc.answer(MEMORY_RPC.relevant, () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { toSafeText } from '@app/contracts';
 import { AppLogger } from '@app/platform';
 import { ChatRepository, type ChatStore, type ExchangeCompleted } from '../conversations/chat.repository';
+import { usesNoMemory } from '../conversations/conversation.entity';
 import { replyMetadata, type ReplyContext } from './reply-context';
 import { REPLY_NOT_SAVED, StorageFailure } from './reply-failure';
 
@@ -27,9 +28,9 @@ export class StoreStep {
     ctx.reasoning = toSafeText(ctx.reasoning);
     reply.status = failure ? 'incomplete' : 'complete';
     reply.metadata = { ...replyMetadata(ctx), ...(failure ? { incomplete: true } : {}), duration_ms: Date.now() - ctx.startedAt };
-    // A shared conversation (an SMS group) teaches nothing: its words are several people's.
+    // A shared conversation (an SMS group) teaches nothing: its words are several people's; nor does a temporary chat.
     const exchange: ExchangeCompleted | null =
-      failure || conversation.isShared
+      failure || usesNoMemory(conversation)
         ? null
         : {
             user_id: conversation.userId,

@@ -37,6 +37,7 @@ export function aConversation(fields: Partial<ConversationEntity> = {}): Convers
     lastActiveMessageId: null,
     isCommercial: false,
     isShared: false,
+    expiresAt: null,
     createdAt: tick(),
     updatedAt: new Date(clock),
     ...fields,
@@ -150,14 +151,24 @@ export class FakeChatRepository implements ChatStore {
     return true;
   }
 
-  newConversation(fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & { isShared?: boolean }): ConversationEntity {
+  newConversation(
+    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & { isShared?: boolean; expiresAt?: Date | null },
+  ): ConversationEntity {
     return Object.assign(new ConversationEntity(), {
       isShared: false,
+      expiresAt: null,
       ...fields,
       lastMessageAt: null,
       lastActiveMessageId: null,
       isCommercial: false,
     });
+  }
+
+  async deleteExpiredConversations(now = new Date()): Promise<number> {
+    this.check('deleteExpiredConversations');
+    const expired = [...this.conversations.values()].filter((c) => c.expiresAt && c.expiresAt < now);
+    for (const c of expired) await this.deleteConversation(c.userId, c.id);
+    return expired.length;
   }
 
   async deleteConversation(userId: string, id: string): Promise<boolean> {

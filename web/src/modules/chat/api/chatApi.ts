@@ -20,8 +20,8 @@ export async function fetchMessages(chatIds?: string[]): Promise<Message[]> {
 
 export const deleteConversation = (chatId: string) => writeCall(routeCall(API.chat.remove, { params: { chat_id: chatId } }), FAILED_DELETE);
 
-export const createConversation = (title?: string | null) =>
-  writeCall(routeCall(API.chat.create, { body: title ? { conversation_title: title } : {} }));
+export const createConversation = (title?: string | null, temporary = false) =>
+  writeCall(routeCall(API.chat.create, { body: { ...(title ? { conversation_title: title } : {}), ...(temporary ? { temporary } : {}) } }));
 
 export const updateConversation = (chatId: string, patch: { conversation_title?: string; last_active_message_id?: string }) =>
   writeCall(routeCall(API.chat.update, { params: { chat_id: chatId }, body: patch }));

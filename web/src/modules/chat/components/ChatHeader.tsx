@@ -2,6 +2,7 @@ import { Icon } from '../../../ui/Icon';
 import { Header } from '../../layout/components/Header';
 import { uiStore, useUi } from '../../layout/state/uiStore';
 import { ConversationMenu } from './ConversationMenu';
+import { TemporaryToggle } from '../../temporary/components/TemporaryToggle';
 
 type ChatHeaderProps = { title: string; chatId?: string; withActions: boolean };
 
@@ -30,6 +31,8 @@ export function ChatHeader({ title, chatId, withActions }: ChatHeaderProps) {
             )}
             <ConversationMenu chatId={chatId} onShare={shareVisible ? () => uiStore.set({ shareChatModalOpen: true }) : undefined} />
           </>
+        ) : !chatId ? (
+          <TemporaryToggle />
         ) : null
       }
     />

@@ -15,6 +15,10 @@ import { ChatWelcome, ConversationNotFound, MessagesLoading } from './ChatEmptyS
 import { Composer } from './Composer';
 import { ShareDialog } from './ShareDialog';
 import { VoiceModeBar, VoiceModeButton } from '../../voice/components/VoiceModeButton';
+import { editLastMessage } from '../../shortcuts/utils/chatActions';
+import { TemporaryBanner } from '../../temporary/components/TemporaryBanner';
+import { useCloseTemporaryChat } from '../../temporary/hooks/useCloseTemporaryChat';
+import { useTemporaryWanted } from '../../temporary/state/temporaryStore';
 
 type ChatViewProps = { chatId?: string };
 
@@ -32,6 +36,8 @@ export function ChatView({ chatId }: ChatViewProps) {
   const drop = useFileDrop((files) => attachments.add(files), view.notFound);
   const prompt = (location.state as { prompt?: string } | null)?.prompt;
   const hasMessages = view.visible.length > 0 || !!draft;
+  const temporaryWanted = useTemporaryWanted();
+  useCloseTemporaryChat(chatId, view.temporary);
 
   return (
     <div className="chat" data-dragging={drop.dragging || undefined} {...drop.handlers}>
@@ -67,6 +73,7 @@ export function ChatView({ chatId }: ChatViewProps) {
           </div>
         </div>
         <div className="chat__composer">
+          {(view.temporary || (!chatId && temporaryWanted)) && <TemporaryBanner />}
           <VoiceModeBar />
           <Composer
             onSend={(text, files) => void reply.send(text, undefined, files)}
@@ -76,6 +83,7 @@ export function ChatView({ chatId }: ChatViewProps) {
             initialText={prompt}
             disabled={view.notFound}
             attachments={attachments}
+            onEditLast={editLastMessage}
             extra={<VoiceModeButton disabled={view.notFound} onTranscript={(text) => void reply.send(text)} />}
           />
           <p className="chat__disclaimer">The assistant can make mistakes. Check important information.</p>

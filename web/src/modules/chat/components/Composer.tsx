@@ -18,13 +18,25 @@ type ComposerProps = {
   attachments: AttachmentDraft;
   /** Shown before the send button (voice mode). */
   extra?: ReactNode;
+  /** ArrowUp in the empty box: edit the last message (true when there was one to edit). */
+  onEditLast?: () => boolean;
 };
 
 const MAX_LENGTH = 32_000;
 const ACCEPT = [...ACCEPTED_FILE_TYPES, '.md', '.csv', '.txt'].join(',');
 
 /** The message box: Enter sends, Shift+Enter breaks the line; Stop while a reply streams; files attach by button, drop or paste. */
-export function Composer({ onSend, onStop, streaming, stopping, initialText = '', disabled, attachments, extra }: ComposerProps) {
+export function Composer({
+  onSend,
+  onStop,
+  streaming,
+  stopping,
+  initialText = '',
+  disabled,
+  attachments,
+  extra,
+  onEditLast,
+}: ComposerProps) {
   const [text, setText] = useState(initialText);
   const area = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -108,6 +120,8 @@ export function Composer({ onSend, onStop, streaming, stopping, initialText = ''
               event.preventDefault();
               submit();
             }
+            const plain = !event.shiftKey && !event.ctrlKey && !event.metaKey && !event.altKey;
+            if (event.key === 'ArrowUp' && plain && text === '' && !streaming && onEditLast?.()) event.preventDefault();
           }}
         />
         {extra}

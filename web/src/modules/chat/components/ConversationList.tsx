@@ -39,7 +39,8 @@ export function ConversationList() {
         <Spinner label="Loading conversations" />
       </div>
     );
-  const conversations = data ?? [];
+  // A temporary chat is never in the sidebar.
+  const conversations = (data ?? []).filter((c) => !c.temporary);
   const groups = new Map<string, Conversation[]>();
   for (const conversation of conversations) {
     const group = groupOf(conversation);

@@ -31,6 +31,11 @@ export function useConversationView(chatId: string | undefined, draft: ReplyDraf
     loading: !!chatId && messages.isLoading,
     loaded: messages.isSuccess,
     notFound: !!chatId && !draft && conversations.isSuccess && !conversation && messages.isSuccess && all.length === 0,
-    title: chatId ? (conversation?.conversation_title ?? (conversations.isLoading ? '' : UNTITLED)) : 'New chat',
+    temporary: !!conversation?.temporary,
+    title: chatId
+      ? conversation?.temporary
+        ? 'Temporary chat'
+        : (conversation?.conversation_title ?? (conversations.isLoading ? '' : UNTITLED))
+      : 'New chat',
   };
 }

@@ -7,6 +7,7 @@ import { createConversation } from '../api/chatApi';
 import { dismissDraft, regenerateReply, sendMessage, type ReplyDraft } from '../state/replyStore';
 import type { DisplayMessage } from '../utils/history';
 import { addConversation } from './chatQueries';
+import { setTemporaryWanted, temporaryStore } from '../../temporary/state/temporaryStore';
 
 type ReplyActionsProps = {
   chatId: string | undefined;
@@ -28,7 +29,8 @@ export function useReplyActions({ chatId, history, all, draft, onStart }: ReplyA
     onStart();
     if (!id) {
       try {
-        const created = await createConversation();
+        const created = await createConversation(null, temporaryStore.get().wanted);
+        setTemporaryWanted(false);
         addConversation(client, created);
         id = created.chat_id;
         navigate(`/chat/${id}`, { replace: true });

@@ -4,6 +4,9 @@ import { useAuthStatus } from '../../auth/state/authStore';
 import { listen } from '../../common/utils/listen';
 import { applySidebarRule, isWideViewport, setSidebarOpen, sidebarStore, useSidebarOpen } from '../state/sidebarStore';
 import { ReminderNotifications } from '../../reminders/components/ReminderNotifications';
+import { CommandPalette } from '../../search/components/CommandPalette';
+import { ShortcutsHelp } from '../../shortcuts/components/ShortcutsHelp';
+import { useGlobalShortcuts } from '../../shortcuts/hooks/useGlobalShortcuts';
 import { Sidebar } from './Sidebar';
 
 type ChatShellProps = {
@@ -16,6 +19,7 @@ export function ChatShell({ sidebar }: ChatShellProps) {
   const status = useAuthStatus();
   const open = useSidebarOpen();
   const loggedIn = status === 'anonymous' || status === 'registered';
+  useGlobalShortcuts(loggedIn);
   useEffect(() => {
     if (status !== 'loading') applySidebarRule(loggedIn);
   }, [status, loggedIn]);
@@ -40,6 +44,8 @@ export function ChatShell({ sidebar }: ChatShellProps) {
         {loggedIn && <ReminderNotifications />}
         <Outlet />
       </div>
+      <CommandPalette />
+      <ShortcutsHelp />
     </div>
   );
 }

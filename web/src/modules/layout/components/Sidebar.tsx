@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { requestLogout, useAuth, useAuthStatus } from '../../auth/state/authStore';
 import { Icon } from '../../../ui/Icon';
+import { SearchCombobox } from '../../search/components/SearchCombobox';
 import { ThemeToggle } from '../../theme/components/ThemeToggle';
 import { closeSidebarOnNarrow, setSidebarOpen, useSidebarOpen } from '../state/sidebarStore';
 
@@ -54,7 +55,14 @@ export function Sidebar({ children }: SidebarProps) {
             <span className="sk__bar" style={{ width: '72%' }} />
           </div>
         ) : loggedIn ? (
-          children
+          <SearchCombobox
+            label="Search conversations"
+            placeholder="Search conversations"
+            onChosen={closeSidebarOnNarrow}
+            className="search--sidebar"
+          >
+            {children}
+          </SearchCombobox>
         ) : (
           <div className="sidebar__empty">
             <p>Sign in to keep your conversations.</p>

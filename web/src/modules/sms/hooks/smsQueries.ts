@@ -17,7 +17,7 @@ import {
   type GroupChannel,
   type GroupInviteLink,
 } from '../api/smsApi';
-import { useDebouncedValue } from './useDebouncedValue';
+import { useDebouncedValue } from '../../common/hooks/useDebouncedValue';
 
 export const smsKeys = {
   service: ['sms', 'service'] as const,

@@ -1,0 +1,162 @@
+import type { Page } from 'playwright-core';
+import { axeViolations } from './support/axe';
+import { expectFocus, newContext, productSuite, screenshot, VIEWPORTS } from './support/product';
+
+type Viewport = { width: number; height: number };
+
+/**
+ * Search every conversation (issue 25, part 1) in Chromium against the built product: the sidebar's
+ * field and the Ctrl/Cmd+K palette, as you type, keyboard only, announced; a result opens its
+ * message scrolled to and marked.
+ */
+describe('conversation search in a browser', () => {
+  const suite = productSuite({ OFFLINE_TOKEN_DELAY_MS: '1' });
+
+  /** `bypassCSP`: for axe-core, which the page's CSP would refuse to run. */
+  async function guestPage(viewport: Viewport = VIEWPORTS.wide, bypassCSP = false) {
+    const context = bypassCSP
+      ? await suite.browser.newContext({ baseURL: suite.product.url, viewport, bypassCSP: true })
+      : await newContext(suite.browser, suite.product.url, viewport);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
+    await page.goto('/chat');
+    await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+    return { context, page, errors };
+  }
+
+  /** Conversations made through the API with the page's own token (faster than typing each). */
+  async function seed(page: Page, contents: string[]): Promise<{ chatId: string; messageId: string }[]> {
+    return page.evaluate(async (all) => {
+      const token = localStorage.getItem('access_token')!;
+      const made: { chatId: string; messageId: string }[] = [];
+      for (const content of all) {
+        const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+        const chat = await (await fetch('/api/v1/chats/', { method: 'POST', headers, body: '{}' })).json();
+        const stream = await (
+          await fetch(`/api/v1/chats/${chat.chat_id}/messages`, { method: 'POST', headers, body: JSON.stringify({ content }) })
+        ).text();
+        const line = stream.split('\n').find((l) => l.startsWith('data:') && l.includes('"sender":"user"'))!;
+        made.push({ chatId: chat.chat_id, messageId: JSON.parse(line.slice(5)).message_id });
+      }
+      return made;
+    }, contents);
+  }
+
+  const LONG = `${'Some words before the point. '.repeat(30)}Our axolotl is called Pancake and likes bloodworms. ${'More words after it. '.repeat(30)}`;
+
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`finds a conversation from the sidebar's field and opens the message, marked (${name})`, async () => {
+      const { context, page, errors } = await guestPage(viewport);
+      const [target] = await seed(page, [LONG, 'Plan a weekend in Lisbon', 'Crème brûlée recipe please']);
+      await page.reload();
+      if (name === 'narrow') await page.getByRole('button', { name: 'Show sidebar' }).click();
+      const field = page.getByRole('combobox', { name: 'Search conversations' });
+      await field.click();
+      await field.pressSequentially('axol', { delay: 30 });
+      const results = page.getByRole('listbox', { name: 'Search results' });
+      await results.getByRole('option').first().waitFor();
+      expect(await results.getByRole('option').count()).toBe(1);
+      expect(await results.locator('mark').first().textContent()).toBe('axolotl');
+      await expectFocus(page, (el) => el?.getAttribute('role'), 'combobox');
+      await page.getByRole('status').filter({ hasText: '1 result' }).waitFor({ state: 'attached' });
+      await screenshot(page, `search-sidebar-${name}`);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`**/chat/${target.chatId}#message-${target.messageId}`);
+      const marked = page.locator(`#message-${target.messageId}`);
+      await marked.waitFor();
+      await expectFocus(page, (el) => el?.id, `message-${target.messageId}`);
+      const box = await marked.evaluate((el) => ({
+        top: el.getBoundingClientRect().top,
+        bottom: el.getBoundingClientRect().bottom,
+        height: window.innerHeight,
+      }));
+      expect(box.top < box.height && box.bottom > 0).toBe(true);
+      expect(await marked.getAttribute('class')).toMatch(/highlight|linked|marked/);
+      await screenshot(page, `search-opened-${name}`);
+      // Accents and case do not matter.
+      if (name === 'narrow') await page.getByRole('button', { name: 'Show sidebar' }).click();
+      await field.fill('creme BRULEE');
+      await results.getByRole('option').first().waitFor();
+      expect(await results.locator('mark').allTextContents()).toEqual(expect.arrayContaining(['Crème', 'brûlée']));
+      // Escape clears the field and the conversation list is back.
+      await field.press('Escape');
+      expect(await field.inputValue()).toBe('');
+      await page
+        .getByRole('link', { name: /Lisbon/ })
+        .first()
+        .waitFor();
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it('searches from the Ctrl+K palette with the keyboard alone, cancels outdated searches, and says what it found', async () => {
+    const { context, page, errors } = await guestPage(VIEWPORTS.wide, true);
+    const made = await seed(page, ['Tell me about quokkas on Rottnest', 'Quokka photos tips', 'Something unrelated']);
+    await page.reload();
+    await page.getByLabel('Message', { exact: true }).click();
+    // Slow answers, to see typing cancel the searches it outdates.
+    const aborted: string[] = [];
+    page.on('requestfailed', (request) => {
+      if (request.url().includes('/api/v1/chats/search')) aborted.push(new URL(request.url()).searchParams.get('q')!);
+    });
+    await page.route('**/api/v1/chats/search**', async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue().catch(() => undefined);
+    });
+    await page.keyboard.press('Control+k');
+    const dialog = page.getByRole('dialog', { name: 'Search conversations' });
+    await dialog.waitFor();
+    await expectFocus(page, (el) => el?.getAttribute('role'), 'combobox');
+    // Before typing: New chat and the recent conversations.
+    expect(await dialog.getByRole('option').first().textContent()).toContain('New chat');
+    await screenshot(page, 'search-palette-idle-wide');
+    await page.keyboard.type('quo', { delay: 20 });
+    await page.waitForTimeout(300); // let one search start (debounce is 200 ms), then make it outdated
+    await page.keyboard.type('kka', { delay: 20 });
+    await dialog.getByRole('status').filter({ hasText: '2 results' }).waitFor({ state: 'attached', timeout: 10_000 });
+    expect(aborted).toContain('quo');
+    await screenshot(page, 'search-palette-results-wide');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('ArrowDown');
+    const active = await dialog.getByRole('combobox').getAttribute('aria-activedescendant');
+    expect(await page.locator(`[id="${active}"]`).getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    const opened = made.find((m) => page.url().includes(m.chatId))!;
+    expect(opened).toBeDefined();
+    await page.waitForURL(`**#message-${opened.messageId}`);
+    // Escape closes it; Ctrl+K again too.
+    await page.keyboard.press('Control+k');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.keyboard.press('Control+k');
+    await dialog.waitFor();
+    await page.keyboard.press('Control+k');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('opens the palette at phone width, and finds nothing of another user', async () => {
+    const { context, page } = await guestPage(VIEWPORTS.narrow);
+    await seed(page, ['My secret is zanzibarwombat']);
+    const other = await guestPage(VIEWPORTS.narrow);
+    await other.page.keyboard.press('Control+k');
+    await other.page.getByRole('combobox', { name: 'Search conversations' }).fill('zanzibarwombat');
+    await other.page.getByText('No conversation matches “zanzibarwombat”.', { exact: false }).first().waitFor();
+    await screenshot(other.page, 'search-palette-none-narrow');
+    await page.reload();
+    await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Search conversations' }).fill('zanzibar');
+    await page.getByRole('option').filter({ hasText: 'zanzibarwombat' }).first().waitFor();
+    await screenshot(page, 'search-palette-results-narrow');
+    await other.context.close();
+    await context.close();
+  });
+});

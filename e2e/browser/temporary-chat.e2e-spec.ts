@@ -1,0 +1,47 @@
+import { newContext, productSuite, screenshot, VIEWPORTS } from './support/product';
+
+/** Temporary chats (issue 25, part 4) in Chromium: marked while open, never in the sidebar, deleted when left. */
+describe('temporary chats in a browser', () => {
+  const suite = productSuite({ OFFLINE_TOKEN_DELAY_MS: '1' });
+
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`starts a temporary chat, marks it, keeps it out of the sidebar and deletes it when left (${name})`, async () => {
+      const context = await newContext(suite.browser, suite.product.url, viewport);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(String(error)));
+      await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
+      await page.goto('/chat');
+      await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+      const toggle = page.getByRole('button', { name: 'Temporary chat' });
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+      await page.getByRole('note').filter({ hasText: 'Temporary chat.' }).waitFor();
+      await page.getByLabel('Message', { exact: true }).fill('A secret about quokkafruit');
+      await page.getByLabel('Message', { exact: true }).press('Enter');
+      await page.waitForURL('**/chat/*');
+      const chatId = page.url().split('/chat/')[1];
+      await page.locator('.message--assistant').first().waitFor();
+      await page.getByRole('heading', { name: 'Temporary chat', level: 1 }).waitFor();
+      await page.getByRole('note').filter({ hasText: 'Temporary chat.' }).waitFor();
+      await screenshot(page, `temporary-chat-${name}`);
+      // Not in the sidebar.
+      if (name === 'narrow') await page.getByRole('button', { name: 'Show sidebar' }).click();
+      expect(await page.locator('#sidebar').getByText('A secret about quokkafruit').count()).toBe(0);
+      expect(await page.locator(`#sidebar a[href="/chat/${chatId}"]`).count()).toBe(0);
+      // Leaving it (a new chat) deletes it.
+      const token = await page.evaluate(() => localStorage.getItem('access_token')!);
+      const deleted = page.waitForRequest((r) => r.method() === 'DELETE' && r.url().endsWith(`/api/v1/chats/${chatId}`));
+      await page.getByRole('button', { name: 'New chat' }).click();
+      await deleted;
+      const gone = async () =>
+        (await fetch(`${suite.product.url}/api/v1/chats/${chatId}`, { headers: { authorization: `Bearer ${token}` } })).status;
+      for (let i = 0; i < 50 && (await gone()) !== 404; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await gone()).toBe(404);
+      // The toggle is off again for the next chat.
+      expect(await page.getByRole('button', { name: 'Temporary chat' }).getAttribute('aria-pressed')).toBe('false');
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+});

@@ -1,0 +1,18 @@
+type HighlightedProps = {
+  text: string;
+  highlights: { start: number; end: number }[];
+};
+
+/** A text with the given ranges in <mark> (offsets from the server; ranges out of bounds or overlapping are skipped). */
+export function Highlighted({ text, highlights }: HighlightedProps) {
+  const parts: (string | { marked: string })[] = [];
+  let at = 0;
+  for (const { start, end } of highlights) {
+    if (start < at || end > text.length || end <= start) continue;
+    if (start > at) parts.push(text.slice(at, start));
+    parts.push({ marked: text.slice(start, end) });
+    at = end;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return <>{parts.map((part, i) => (typeof part === 'string' ? part : <mark key={i}>{part.marked}</mark>))}</>;
+}
