@@ -48,7 +48,18 @@ run(process.execPath, [
   'deploy',
 ]);
 const jestArgs = process.argv.slice(2);
-run(process.execPath, ['scripts/jest.mjs', ...jestArgs]);
+// The whole suite runs as a few Jest processes, one per layer: on a 2-core machine Jest runs its
+// suites in band (in its own process), so one process for all of them carried every suite's
+// leftovers to the end and ran out of heap. Arguments given run as one process, as asked.
+const layers = jestArgs.length
+  ? [jestArgs]
+  : [
+      ['--selectProjects', 'unit', 'integration'],
+      ['--selectProjects', 'e2e', '--testPathPatterns', 'e2e/(api|embedded|deploy)/'],
+      ['--selectProjects', 'e2e', '--testPathPatterns', 'e2e/faults/'],
+      ['--selectProjects', 'e2e', '--testPathPatterns', 'e2e/browser/'],
+    ];
+for (const layer of layers) run(process.execPath, ['scripts/jest.mjs', ...layer]);
 console.log('Web client unit tests (Vitest)...');
 run(process.execPath, [new URL('../node_modules/vitest/vitest.mjs', import.meta.url).pathname, 'run'], {
   cwd: new URL('../web/', import.meta.url).pathname,

@@ -18,6 +18,10 @@ const SECRET = 'a-test-signing-secret-of-at-least-32-chars';
 const MAX_BYTES = 2 * 1024 * 1024;
 
 /** Every file under a folder, as paths relative to it. */
+/** Files the product keeps in DATA_DIR beside the object store (the chat's development key for MCP tokens). */
+const NOT_OBJECTS = new Set(['tools-encryption.key']);
+
+/** Every file under `dir` but the known ones beside the object store: a name trick that escaped the store shows here. */
 async function filesUnder(dir: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (at: string): Promise<void> => {
@@ -27,7 +31,7 @@ async function filesUnder(dir: string): Promise<string[]> {
     }
   };
   await walk(dir);
-  return found.sort();
+  return found.filter((path) => !NOT_OBJECTS.has(path)).sort();
 }
 
 interface Booted {
