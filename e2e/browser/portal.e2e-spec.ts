@@ -155,8 +155,10 @@ describe('the web portal in a browser', () => {
   it('shows the phases on /loading-test in 2.5 s steps', async () => {
     const { context, page } = await guestPage('/loading-test');
     await page.getByRole('button', { name: 'Start Loading' }).click();
-    const phase = page.getByTestId('phase');
-    expect(await phase.textContent()).toBe('Personalizing query');
+    // The phase follows the click's render in an effect: wait for it (within the first 2.5 s step) rather than race it.
+    await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Personalizing query', undefined, {
+      timeout: 2_000,
+    });
     await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Searching', undefined, {
       timeout: 4_000,
     });
