@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServiceDataSource, forgetUser, migrate, Outbox, PLATFORM_MIGRATIONS, type Bus } from '@app/platform';
-import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { forgetUser, Outbox, type Bus } from '@app/platform';
+import { serviceDatabase, type ServiceDatabase } from '@app/testing';
 import type { DataSource } from 'typeorm';
 import { MessageEntity } from '../messages/message.entity';
 import { chatMigrations } from '../migrations';
@@ -18,29 +18,22 @@ const LEASE_MS = 60_000;
  * exchange event written in the reply's own statement or not at all.
  */
 describe('ChatRepository on PostgreSQL', () => {
-  let database: TestDatabase;
+  let db: ServiceDatabase;
   let source: DataSource;
   let chats: ChatRepository;
 
   beforeAll(async () => {
-    database = await createTestDatabase('chatrepo');
-    source = createServiceDataSource({
-      url: database.url,
+    db = await serviceDatabase({
+      label: 'chatrepo',
       schema: 'chat',
       entities: [ConversationEntity, MessageEntity, ShareEntity],
-      migrations: [...PLATFORM_MIGRATIONS, ...chatMigrations],
-      poolMax: 6,
-      applicationName: 'chat-repository-int',
+      migrations: chatMigrations,
     });
-    await source.initialize();
-    await migrate(source, 'chat');
+    source = db.source;
     chats = new ChatRepository(source, new Outbox(source, {} as Bus, log));
   });
 
-  afterAll(async () => {
-    await source?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => db?.drop());
 
   async function conversationOf(userId = randomUUID(), fields: { expiresAt?: Date | null } = {}) {
     return chats.createConversation(chats.newConversation({ id: randomUUID(), userId, title: null, ...fields }));
