@@ -277,7 +277,7 @@ describe('ChatRepository on PostgreSQL', () => {
       const current = await conversationOf(randomUUID(), { expiresAt: new Date(Date.now() + 3_600_000) });
       const kept = await conversationOf();
 
-      expect(await chats.deleteExpiredConversations()).toBeGreaterThanOrEqual(1);
+      expect(await chats.deleteExpiredConversations()).toBe(1);
       expect(await chats.findConversation(expired.userId, expired.id)).toBeNull();
       expect(await chats.findMessage(expired.userId, message.id)).toBeNull();
       expect(await chats.findConversation(current.userId, current.id)).not.toBeNull();

@@ -166,8 +166,9 @@ export class ChatRepository {
 
   /** Deletes the temporary chats whose time is up (their messages and shares go with them); how many. */
   async deleteExpiredConversations(): Promise<number> {
-    const rows: { id: string }[] = await this.dataSource.query('DELETE FROM conversation WHERE expires_at < now() RETURNING id');
-    return rows.length;
+    // A DELETE answers [rows, affected] through TypeORM's query().
+    const [, deleted]: [unknown[], number] = await this.dataSource.query('DELETE FROM conversation WHERE expires_at < now()');
+    return deleted;
   }
 
   async deleteConversation(userId: string, id: string): Promise<boolean> {

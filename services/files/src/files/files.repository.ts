@@ -86,7 +86,8 @@ export class FilesRepository implements FilesStore {
     bytes: number,
     mimeType: string | null,
   ): Promise<UploadSessionRecord | null> {
-    const rows: { id: string }[] = await this.dataSource.query(
+    // An UPDATE answers [rows, affected] through TypeORM's query().
+    const [rows]: [{ id: string }[], number] = await this.dataSource.query(
       `UPDATE upload_session SET next_seq = next_seq + 1, received_bytes = received_bytes + $4,
          mime_type = COALESCE(mime_type, $5), updated_at = now()
        WHERE id = $1 AND user_id = $2 AND next_seq = $3 RETURNING id`,
@@ -96,7 +97,7 @@ export class FilesRepository implements FilesStore {
   }
 
   async closeSession(id: string, userId: string, parts: number): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    const [rows]: [unknown[], number] = await this.dataSource.query(
       'UPDATE upload_session SET next_seq = -1 - next_seq, updated_at = now() WHERE id = $1 AND user_id = $2 AND next_seq = $3 AND next_seq >= 0 RETURNING id',
       [id, userId, parts],
     );
