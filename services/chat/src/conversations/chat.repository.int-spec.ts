@@ -68,7 +68,12 @@ describe('ChatRepository on PostgreSQL', () => {
     });
 
   async function started(conversation: ConversationEntity, content = 'Hello', previous: string | null = null) {
-    return chats.addMessageWithReply(userMessage(conversation, content, previous), replyTo(userMessage(conversation)), conversation.id, LEASE_MS);
+    return chats.addMessageWithReply(
+      userMessage(conversation, content, previous),
+      replyTo(userMessage(conversation)),
+      conversation.id,
+      LEASE_MS,
+    );
   }
 
   const exchangeOf = (conversation: ConversationEntity, message: MessageEntity, reply: MessageEntity): ExchangeCompleted => ({
@@ -135,7 +140,9 @@ describe('ChatRepository on PostgreSQL', () => {
       expect((await chats.findMessage(conversation.userId, reply.id))?.content).toBe('Hi there');
       expect((await chats.findConversation(conversation.userId, conversation.id))?.lastActiveMessageId).toBe(reply.id);
       expect(await outboxRows(`exchange:${reply.id}`)).toBe(1);
-      const [lease] = (await source.query('SELECT lease_expires_at FROM message WHERE id = $1', [reply.id])) as { lease_expires_at: Date | null }[];
+      const [lease] = (await source.query('SELECT lease_expires_at FROM message WHERE id = $1', [reply.id])) as {
+        lease_expires_at: Date | null;
+      }[];
       expect(lease.lease_expires_at).toBeNull();
     });
 

@@ -41,7 +41,11 @@ describe('RemindersRepository on PostgreSQL', () => {
     const due = await reminderOf({ dueAt: past() });
     const later = await reminderOf();
 
-    const claims = await Promise.all([reminders.claimDue(LEASE_MS, 10), reminders.claimDue(LEASE_MS, 10), reminders.claimDue(LEASE_MS, 10)]);
+    const claims = await Promise.all([
+      reminders.claimDue(LEASE_MS, 10),
+      reminders.claimDue(LEASE_MS, 10),
+      reminders.claimDue(LEASE_MS, 10),
+    ]);
     const claimed = claims.flat().filter((r) => r.id === due.id);
     expect(claimed).toHaveLength(1);
     expect(claimed[0]).toMatchObject({ status: 'delivering', attempts: 1 });

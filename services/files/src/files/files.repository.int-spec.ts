@@ -36,12 +36,20 @@ describe('FilesRepository on PostgreSQL', () => {
   it('advances an upload chunk by chunk, in order only, and records the first sniffed type', async () => {
     const { id, userId } = await sessionOf();
 
-    expect(await files.advanceSession(id, userId, 0, 100, 'text/plain')).toMatchObject({ nextSeq: 1, receivedBytes: 100, mimeType: 'text/plain' });
+    expect(await files.advanceSession(id, userId, 0, 100, 'text/plain')).toMatchObject({
+      nextSeq: 1,
+      receivedBytes: 100,
+      mimeType: 'text/plain',
+    });
     // The same chunk again (a retry), a skipped one, or another user's: nothing changes.
     expect(await files.advanceSession(id, userId, 0, 100, null)).toBeNull();
     expect(await files.advanceSession(id, userId, 2, 100, null)).toBeNull();
     expect(await files.advanceSession(id, randomUUID(), 1, 100, null)).toBeNull();
-    expect(await files.advanceSession(id, userId, 1, 50, 'image/png')).toMatchObject({ nextSeq: 2, receivedBytes: 150, mimeType: 'text/plain' });
+    expect(await files.advanceSession(id, userId, 1, 50, 'image/png')).toMatchObject({
+      nextSeq: 2,
+      receivedBytes: 150,
+      mimeType: 'text/plain',
+    });
   });
 
   it('closes a session once, at the count of parts it holds, and lets one caller delete it', async () => {
