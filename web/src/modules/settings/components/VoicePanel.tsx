@@ -7,7 +7,8 @@ import { IconButton } from '../../../ui/IconButton';
 import { useStore } from '../../common/state/createStore';
 import type { VoiceConfig, VoiceMap } from '../../voice/api/voiceApi';
 import { useVoiceSettings } from '../../voice/hooks/voiceQueries';
-import { loadReadAloud, speechStore } from '../../voice/state/speechStore';
+import { speechStore } from '../../voice/state/speechStore';
+import { loadReadAloud } from '../../voice/state/voiceModules';
 
 /** AI voice settings: merged optimistically, replaced by the server's config, restored on failure. */
 export function VoicePanel() {
