@@ -31,13 +31,11 @@ export function DeleteProjectDialog({ project, onClose, onDeleted }: DeleteProje
         onSubmit={(event) => {
           event.preventDefault();
           if (!project) return;
-          remove.mutate(
-            { id: project.project_id, conversations: choice },
-            {
-              onSuccess: (answer) => onDeleted?.(answer),
-              onError: () => showToast('The project could not be deleted.', 'error'),
-            },
-          );
+          // mutateAsync: the page that opened this may be gone by the answer (its project is), the promise still settles.
+          remove
+            .mutateAsync({ id: project.project_id, conversations: choice })
+            .then((answer) => onDeleted?.(answer))
+            .catch(() => showToast('The project could not be deleted.', 'error'));
           setChoice('keep');
           onClose();
         }}

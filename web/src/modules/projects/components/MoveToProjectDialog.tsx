@@ -1,5 +1,5 @@
 import type { Conversation } from '@app/contracts/chat';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Dialog } from '../../../ui/Dialog';
 import { showToast } from '../../../ui/toastStore';
 import { UNTITLED } from '../../chat/utils/titles';
@@ -13,18 +13,24 @@ type MoveToProjectDialogProps = {
 
 /** "Move to project…": the keyboard's way (and a phone's) to put a conversation in a project or take it out. */
 export function MoveToProjectDialog({ conversation, onClose }: MoveToProjectDialogProps) {
-  const { data: projects = [] } = useProjects();
-  const move = useMoveConversation();
-  const [choice, setChoice] = useState<string>('');
-  useEffect(() => setChoice(conversation?.project_id ?? ''), [conversation]);
-  const title = conversation?.conversation_title || UNTITLED;
   return (
     <Dialog open={!!conversation} title="Move to project" onClose={onClose}>
+      {conversation && <MoveForm key={conversation.chat_id} conversation={conversation} onClose={onClose} />}
+    </Dialog>
+  );
+}
+
+/** The choice, starting at the project the conversation is in (made afresh each time the dialog opens). */
+function MoveForm({ conversation, onClose }: { conversation: NonNullable<MoveToProjectDialogProps['conversation']>; onClose: () => void }) {
+  const { data: projects = [] } = useProjects();
+  const move = useMoveConversation();
+  const [choice, setChoice] = useState<string>(conversation.project_id ?? '');
+  const title = conversation.conversation_title || UNTITLED;
+  return (
       <form
         className="form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!conversation) return;
           const projectId = choice || null;
           onClose();
           if (projectId === (conversation.project_id ?? null)) return;
@@ -63,6 +69,5 @@ export function MoveToProjectDialog({ conversation, onClose }: MoveToProjectDial
           </button>
         </div>
       </form>
-    </Dialog>
   );
 }

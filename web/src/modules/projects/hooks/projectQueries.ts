@@ -30,8 +30,9 @@ export function useProjectActions() {
             : list?.map((c) => (answer.chat_ids.includes(c.chat_id) ? { ...c, project_id: null } : c)),
         );
       },
-      onSettled: async () => {
-        await Promise.all([refresh(), client.invalidateQueries({ queryKey: conversationsKey })]);
+      onSettled: () => {
+        void refresh();
+        void client.invalidateQueries({ queryKey: conversationsKey });
       },
     }),
   };
