@@ -194,6 +194,17 @@ describe.each(TRANSPORTS)('projects over the %s transport', (transport) => {
     await newProject(await guest());
   });
 
+  it('lets exactly one of several creations made at once take the last place', async () => {
+    const api = await guest();
+    await booted.db.query(
+      `INSERT INTO chat.project (id, user_id, name) SELECT gen_random_uuid(), $1, 'seeded ' || n FROM generate_series(1, $2) AS n`,
+      [await userIdOf(api), PROJECT_LIMITS.perUserMax - 1],
+    );
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => api.post('/api/v1/projects/', { name: `Racer ${i}` })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(((await api.get('/api/v1/projects/').expect(200)).body as Project[]).length).toBe(PROJECT_LIMITS.perUserMax);
+  });
+
   it("answers another user's project ids like made-up ones, and never moves anyone's conversation across users", async () => {
     const owner = await guest();
     const stranger = await guest();

@@ -174,6 +174,7 @@ describe('projects in a browser', () => {
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await page.getByRole('dialog', { name: 'Edit project' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'projects-edit-dialog-desktop');
     await context.close();
   });
 });
