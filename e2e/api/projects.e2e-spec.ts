@@ -114,7 +114,9 @@ describe.each(TRANSPORTS)('projects over the %s transport', (transport) => {
 
     const stranger = await guest();
     const theirs = await newProject(stranger);
-    const refused = await patch(stranger, `/api/v1/projects/${theirs.project_id}`, { files: [{ object_store_object_id: fileId }] }).expect(404);
+    const refused = await patch(stranger, `/api/v1/projects/${theirs.project_id}`, { files: [{ object_store_object_id: fileId }] }).expect(
+      404,
+    );
     expect(refused.body).toEqual({ detail: `File not found: ${fileId}` });
     await stranger.post('/api/v1/projects/', { name: 'x', files: [{ object_store_object_id: fileId }] }).expect(404);
     expect(((await stranger.get('/api/v1/projects/').expect(200)).body as Project[]).map((p) => p.files)).toEqual([[]]);

@@ -88,8 +88,8 @@ export function ProjectPage() {
           </ul>
         ) : (
           <p className="muted">
-            None yet. Start one here, drag a conversation onto the project in the sidebar, or use “Move to project…” in a
-            conversation’s menu.
+            None yet. Start one here, drag a conversation onto the project in the sidebar, or use “Move to project…” in a conversation’s
+            menu.
           </p>
         )}
       </section>

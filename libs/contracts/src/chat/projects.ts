@@ -86,7 +86,7 @@ export const PROJECT_RPC = {
       .object({ project_id: id, name: projectName.optional(), instructions: instructions.optional(), files: files.optional() })
       .strict(),
     response: ProjectSchema,
-    description: "Rename a project, or set its instructions or files (the whole list: files not in it are taken out)",
+    description: 'Rename a project, or set its instructions or files (the whole list: files not in it are taken out)',
   }),
   remove: defineRpc({
     subject: 'chat.project.delete',

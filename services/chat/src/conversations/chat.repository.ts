@@ -163,7 +163,11 @@ export class ChatRepository {
   }
 
   newConversation(
-    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & { isShared?: boolean; expiresAt?: Date | null; projectId?: string | null },
+    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & {
+      isShared?: boolean;
+      expiresAt?: Date | null;
+      projectId?: string | null;
+    },
   ): ConversationEntity {
     return this.conversations.create({
       isShared: false,

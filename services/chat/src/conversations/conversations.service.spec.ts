@@ -282,7 +282,7 @@ describe('ConversationsService, projects', () => {
     return { repo, projects, service };
   };
 
-  it('moves a conversation into one of its owner\'s projects and out again, and lists it with its project', async () => {
+  it("moves a conversation into one of its owner's projects and out again, and lists it with its project", async () => {
     const { repo, service } = setup();
     repo.seed(aConversation({ id: 'chat' }));
     expect((await service.update(OWNER, { chat_id: 'chat', project_id: 'mine' })).project_id).toBe('mine');

@@ -35,7 +35,7 @@ describe('ProjectsService', () => {
     expect(await service.list(STRANGER)).toEqual([]);
   });
 
-  it('refuses a file that is not one of the caller\'s uploads, and creates nothing', async () => {
+  it("refuses a file that is not one of the caller's uploads, and creates nothing", async () => {
     const { service } = setup();
     await expect(service.create(OWNER, { name: 'X', files: [{ object_store_object_id: 'theirs' }] })).rejects.toEqual(
       refused(404, 'File not found: theirs'),

@@ -424,7 +424,7 @@ describe('the reply pipeline', () => {
       expect(s.model.requests[0].system).not.toContain('<project_instructions>');
     });
 
-    it('says nothing of a project once the conversation is out of it, or of a project that is not the owner\'s', async () => {
+    it("says nothing of a project once the conversation is out of it, or of a project that is not the owner's", async () => {
       const s = setup();
       s.projects.seed({ id: 'p1', userId: 'someone-else', instructions: 'Leak this.' });
       s.conversation.projectId = 'p1';

@@ -153,7 +153,11 @@ export class FakeChatRepository implements ChatStore {
   }
 
   newConversation(
-    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & { isShared?: boolean; expiresAt?: Date | null; projectId?: string | null },
+    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & {
+      isShared?: boolean;
+      expiresAt?: Date | null;
+      projectId?: string | null;
+    },
   ): ConversationEntity {
     return Object.assign(new ConversationEntity(), {
       isShared: false,

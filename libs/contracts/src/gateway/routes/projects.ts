@@ -27,13 +27,14 @@ export const projectRoutes = {
   create: defineRoute({
     method: 'POST',
     path: '/api/v1/projects/',
-    summary: 'Start a project: a name, instructions added to the prompt of its conversations, and files (ids of the caller\'s uploads) the model gets in them',
+    summary:
+      "Start a project: a name, instructions added to the prompt of its conversations, and files (ids of the caller's uploads) the model gets in them",
     tag: 'projects',
     auth: 'bearer',
     body: CreateProjectBodySchema,
     response: ProjectSchema,
     status: 201,
-    errors: { 404: 'A file that is not one of the caller\'s uploads', 409: 'Too many projects (200)' },
+    errors: { 404: "A file that is not one of the caller's uploads", 409: 'Too many projects (200)' },
     rpc: PROJECT_RPC.create,
   }),
   get: defineRoute({

@@ -35,8 +35,7 @@ export const createConversation = (title?: string | null, temporary = false, pro
 export const updateConversation = (
   chatId: string,
   patch: { conversation_title?: string; last_active_message_id?: string; project_id?: string | null },
-) =>
-  writeCall(routeCall(API.chat.update, { params: { chat_id: chatId }, body: patch }));
+) => writeCall(routeCall(API.chat.update, { params: { chat_id: chatId }, body: patch }));
 
 export const setFeedback = (messageId: string, feedback: 'like' | 'dislike' | null, verboseFeedback?: string | null) =>
   writeCall(

@@ -20,33 +20,33 @@ export function ChatHeader({ title, chatId, withActions }: ChatHeaderProps) {
   const conversation = chatId ? conversations?.find((c) => c.chat_id === chatId) : undefined;
   return (
     <>
-    <Header
-      title={<h1 className="header__heading">{title}</h1>}
-      actions={
-        chatId && withActions ? (
-          <>
-            {shareVisible && (
-              <button
-                type="button"
-                className="icon-button wide-only"
-                aria-label="Share conversation"
-                title="Share"
-                onClick={() => uiStore.set({ shareChatModalOpen: true })}
-              >
-                <Icon name="share" />
-              </button>
-            )}
-            <ConversationMenu
-              chatId={chatId}
-              onShare={shareVisible ? () => uiStore.set({ shareChatModalOpen: true }) : undefined}
-              onMove={conversation && !conversation.temporary ? () => setMoving(true) : undefined}
-            />
-          </>
-        ) : !chatId ? (
-          <TemporaryToggle />
-        ) : null
-      }
-    />
+      <Header
+        title={<h1 className="header__heading">{title}</h1>}
+        actions={
+          chatId && withActions ? (
+            <>
+              {shareVisible && (
+                <button
+                  type="button"
+                  className="icon-button wide-only"
+                  aria-label="Share conversation"
+                  title="Share"
+                  onClick={() => uiStore.set({ shareChatModalOpen: true })}
+                >
+                  <Icon name="share" />
+                </button>
+              )}
+              <ConversationMenu
+                chatId={chatId}
+                onShare={shareVisible ? () => uiStore.set({ shareChatModalOpen: true }) : undefined}
+                onMove={conversation && !conversation.temporary ? () => setMoving(true) : undefined}
+              />
+            </>
+          ) : !chatId ? (
+            <TemporaryToggle />
+          ) : null
+        }
+      />
       <MoveToProjectDialog conversation={moving && conversation ? conversation : null} onClose={() => setMoving(false)} />
     </>
   );

@@ -12,7 +12,8 @@ export type ProjectFields = { name?: string; instructions?: string; files?: { ob
 /** GET /projects/: the caller's projects, by name. */
 export const fetchProjects = (): Promise<Project[]> => readCall(routeCall(API.projects.list, {}), [], FAILED_FETCH_PROJECTS);
 
-export const createProject = (body: ProjectFields & { name: string }): Promise<Project> => writeCall(routeCall(API.projects.create, { body }));
+export const createProject = (body: ProjectFields & { name: string }): Promise<Project> =>
+  writeCall(routeCall(API.projects.create, { body }));
 
 export const updateProject = (id: string, body: ProjectFields): Promise<Project> =>
   writeCall(routeCall(API.projects.update, { ...item(id), body }));

@@ -40,9 +40,7 @@ export function DeleteProjectDialog({ project, onClose, onDeleted }: DeleteProje
           onClose();
         }}
       >
-        <p>
-          “{project?.name}” will be deleted, with its instructions and its list of files (the files themselves stay in your uploads).
-        </p>
+        <p>“{project?.name}” will be deleted, with its instructions and its list of files (the files themselves stay in your uploads).</p>
         <fieldset className="project-choices">
           <legend>What should happen to its {conversations}?</legend>
           <label className="project-choice">

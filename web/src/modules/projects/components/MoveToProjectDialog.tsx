@@ -27,47 +27,47 @@ function MoveForm({ conversation, onClose }: { conversation: NonNullable<MoveToP
   const [choice, setChoice] = useState<string>(conversation.project_id ?? '');
   const title = conversation.conversation_title || UNTITLED;
   return (
-      <form
-        className="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const projectId = choice || null;
-          onClose();
-          if (projectId === (conversation.project_id ?? null)) return;
-          move.mutate(
-            { chatId: conversation.chat_id, projectId },
-            { onError: () => showToast('The conversation could not be moved.', 'error') },
-          );
-        }}
-      >
-        <fieldset className="project-choices">
-          <legend>Where should “{title}” go?</legend>
-          <label className="project-choice">
-            <input type="radio" name="project" value="" checked={choice === ''} onChange={() => setChoice('')} />
-            <span>No project</span>
+    <form
+      className="form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const projectId = choice || null;
+        onClose();
+        if (projectId === (conversation.project_id ?? null)) return;
+        move.mutate(
+          { chatId: conversation.chat_id, projectId },
+          { onError: () => showToast('The conversation could not be moved.', 'error') },
+        );
+      }}
+    >
+      <fieldset className="project-choices">
+        <legend>Where should “{title}” go?</legend>
+        <label className="project-choice">
+          <input type="radio" name="project" value="" checked={choice === ''} onChange={() => setChoice('')} />
+          <span>No project</span>
+        </label>
+        {projects.map((project) => (
+          <label key={project.project_id} className="project-choice">
+            <input
+              type="radio"
+              name="project"
+              value={project.project_id}
+              checked={choice === project.project_id}
+              onChange={() => setChoice(project.project_id)}
+            />
+            <span>{project.name}</span>
           </label>
-          {projects.map((project) => (
-            <label key={project.project_id} className="project-choice">
-              <input
-                type="radio"
-                name="project"
-                value={project.project_id}
-                checked={choice === project.project_id}
-                onChange={() => setChoice(project.project_id)}
-              />
-              <span>{project.name}</span>
-            </label>
-          ))}
-          {projects.length === 0 && <p className="muted small">You have no projects yet: create one in the sidebar.</p>}
-        </fieldset>
-        <div className="form__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary">
-            Move
-          </button>
-        </div>
-      </form>
+        ))}
+        {projects.length === 0 && <p className="muted small">You have no projects yet: create one in the sidebar.</p>}
+      </fieldset>
+      <div className="form__actions">
+        <button type="button" className="button button--secondary" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="button button--primary">
+          Move
+        </button>
+      </div>
+    </form>
   );
 }

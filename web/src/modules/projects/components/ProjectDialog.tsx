@@ -111,9 +111,7 @@ export function ProjectDialog({ open, project, onClose, onSaved }: ProjectDialog
         </Field>
         <div className="field">
           <span id="project-files-label">Files</span>
-          <small className="muted">
-            Given to the model in every conversation of this project (at most {PROJECT_LIMITS.filesMax}).
-          </small>
+          <small className="muted">Given to the model in every conversation of this project (at most {PROJECT_LIMITS.filesMax}).</small>
           {files.length > 0 && (
             <ul className="project-files" aria-labelledby="project-files-label">
               {files.map((file) => (
