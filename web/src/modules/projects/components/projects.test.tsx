@@ -1,6 +1,7 @@
 import type { Conversation, Project } from '@app/contracts/chat';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -30,7 +31,7 @@ const project = (id: string, name: string, count = 0): Project => ({
   updated_at: '2026-11-26T09:00:00.000Z',
 });
 
-function open(element: JSX.Element) {
+function open(element: ReactElement) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter([{ path: '/chat', element }], { initialEntries: ['/chat'] });
   render(
