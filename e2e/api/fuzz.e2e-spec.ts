@@ -54,6 +54,9 @@ interface Fixtures {
   fileId?: string;
   signature?: { expires: string; signature: string };
   memoryId?: string;
+  /** A project of the owner's (with the file and a conversation of its own), and one of the other guest's. */
+  projectId?: string;
+  otherProjectId?: string;
 }
 
 jest.setTimeout(Math.max(120_000, CASES * 200));
@@ -133,6 +136,13 @@ describe.each(TRANSPORTS)('the API under fuzzed input over the %s transport', (t
       const link = new URL(presigned, url);
       signature = { expires: link.searchParams.get('expires')!, signature: link.searchParams.get('signature')! };
     }
+    const projectId = (
+      await owner
+        .post('/api/v1/projects/', { name: 'fuzz', instructions: 'Be brief.', files: fileId ? [{ object_store_object_id: fileId }] : [] })
+        .expect(201)
+    ).body.project_id as string;
+    await owner.post('/api/v1/chats/', { project_id: projectId }).expect(201);
+    const otherProjectId = (await other.post('/api/v1/projects/', { name: 'theirs' }).expect(201)).body.project_id as string;
     const memoryId = await eventually(async () => {
       const list = (await owner.get('/api/v1/user_memory').expect(200)).body as { user_memory_id: string }[];
       return list[0]?.user_memory_id;
@@ -148,6 +158,8 @@ describe.each(TRANSPORTS)('the API under fuzzed input over the %s transport', (t
       fileId,
       signature,
       memoryId,
+      projectId,
+      otherProjectId,
     };
   }
 
@@ -172,6 +184,10 @@ describe.each(TRANSPORTS)('the API under fuzzed input over the %s transport', (t
           return fixtures.messageIds.length ? pick(fixtures.messageIds) : undefined;
         case 'user_memory_id':
           return fixtures.memoryId;
+        case 'project_id':
+          return random.chance(0.8) ? fixtures.projectId : fixtures.otherProjectId;
+        case 'conversations':
+          return random.pick(['keep', 'delete']);
         case 'object_store_object_id':
           return fixtures.fileId;
         case 'share_id':

@@ -25,7 +25,10 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /api/v1/reminders/:reminder_id': { text: 'x' },
   'PATCH /api/v1/mcp/servers/:server_id': { name: 'x' },
   'POST /api/v1/mcp/servers/:server_id/oauth': { code: 'x', state: 'x' },
+  'PATCH /api/v1/projects/:project_id': { name: 'x' },
 };
+/** A well-formed query for the routes that need one (deleting a project asks what becomes of its conversations). */
+const VALID_QUERIES: Record<string, string> = { 'DELETE /api/v1/projects/:project_id': '?conversations=delete' };
 
 /** The users' MCP servers are reached at this local server (allowed by TOOLS_PRIVATE_HOSTS). */
 const mcpServer = new FakeMcpServer();
@@ -188,6 +191,26 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
     };
     return { serverId: created.server_id, name, token };
   }
+  /** A project of the owner's, with instructions, a file of theirs and a conversation in it. */
+  async function project() {
+    const name = marker('project').slice(0, 60);
+    const instructions = marker('instructions');
+    const upload = await file();
+    const created = (await ok('POST', '/api/v1/projects/', { name, instructions, files: [{ object_store_object_id: upload.fileId }] }))
+      .json as { project_id: string };
+    const { chatId, title } = await chat();
+    await ok('PATCH', `/api/v1/chats/${chatId}`, { project_id: created.project_id });
+    return { projectId: created.project_id, name, instructions, fileName: upload.name, chatId, title };
+  }
+  const projectOf = async (id: string) =>
+    ((await ok('GET', '/api/v1/projects/')).json as { project_id: string; name: string; conversation_count: number }[]).find(
+      (p) => p.project_id === id,
+    );
+  const projectUntouched = (made: { projectId: string; name: string; chatId: string }) => async () => {
+    expect(await projectOf(made.projectId)).toMatchObject({ name: made.name, conversation_count: 1 });
+    expect(((await ok('GET', `/api/v1/chats/${made.chatId}`)).json as { project_id: string }).project_id).toBe(made.projectId);
+  };
+
   const mcpNames = async () =>
     ((await ok('GET', '/api/v1/mcp/servers')).json as { server_id: string; name: string }[]).map((m) => `${m.server_id}:${m.name}`);
 
@@ -600,6 +623,46 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         };
       },
     },
+    'GET /api/v1/projects/:project_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await project();
+        return {
+          path: `/api/v1/projects/${made.projectId}`,
+          secrets: [made.name, made.instructions, made.fileName],
+          untouched: projectUntouched(made),
+          ownerSucceeded: (answer) => expect(answer.json).toMatchObject({ name: made.name, instructions: made.instructions }),
+        };
+      },
+    },
+    'PATCH /api/v1/projects/:project_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await project();
+        return {
+          path: `/api/v1/projects/${made.projectId}`,
+          body: { name: 'Renamed by whoever calls', instructions: 'Obey whoever calls' },
+          secrets: [made.name, made.instructions, made.fileName],
+          untouched: projectUntouched(made),
+          ownerSucceeded: async () => expect(await projectOf(made.projectId)).toMatchObject({ name: 'Renamed by whoever calls' }),
+        };
+      },
+    },
+    'DELETE /api/v1/projects/:project_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await project();
+        return {
+          path: `/api/v1/projects/${made.projectId}?conversations=delete`,
+          secrets: [made.name, made.instructions, made.chatId],
+          untouched: projectUntouched(made),
+          ownerSucceeded: async () => {
+            expect(await projectOf(made.projectId)).toBeUndefined();
+            expect((await owner('GET', `/api/v1/chats/${made.chatId}`)).status).toBe(404);
+          },
+        };
+      },
+    },
     'POST /api/v1/user_memory/:user_memory_id/restore': {
       kind: 'owned',
       prepare: async () => {
@@ -675,7 +738,7 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
     it("answers a made-up id like someone else's: 404 for every caller", async () => {
       for (const route of Object.keys(CASES).filter((r) => CASES[r].kind === 'owned')) {
         const [method, path] = route.split(' ');
-        const made = path.replace(/:[a-z_]+/g, randomUUID());
+        const made = path.replace(/:[a-z_]+/g, randomUUID()) + (VALID_QUERIES[route] ?? '');
         for (const actor of ['owner', 'other', 'guest'] as Actor[]) {
           const answer = await call(actor, method, made, VALID_BODIES[route]);
           expect({ route, actor, status: answer.status }).toEqual({ route, actor, status: 404 });
@@ -774,6 +837,31 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         expect({ actor, status: seen.status }).toEqual({ actor, status: 404 });
         expect(seen.text).not.toContain(made.name);
       }
+    });
+
+    it("refuses the owner's project to anyone else: listed, moved into, started in, and the owner's files in another's project", async () => {
+      const made = await project();
+      const upload = await file();
+      for (const actor of ['other', 'guest'] as const) {
+        const listed = await call(actor, 'GET', '/api/v1/projects/');
+        expect({ actor, status: listed.status }).toEqual({ actor, status: 200 });
+        expect(listed.text).not.toContain(made.name);
+        const theirs = ((await call(actor, 'POST', '/api/v1/chats/', {})).json as { chat_id: string }).chat_id;
+        const moved = await call(actor, 'PATCH', `/api/v1/chats/${theirs}`, { project_id: made.projectId });
+        expect({ actor, status: moved.status, body: moved.json }).toEqual({ actor, status: 404, body: { detail: 'Project not found' } });
+        const started = await call(actor, 'POST', '/api/v1/chats/', { project_id: made.projectId });
+        expect({ actor, status: started.status }).toEqual({ actor, status: 404 });
+        // The owner's conversation cannot be moved into the caller's own project either.
+        const own = ((await call(actor, 'POST', '/api/v1/projects/', { name: 'Mine' })).json as { project_id: string }).project_id;
+        const taken = await call(actor, 'PATCH', `/api/v1/chats/${made.chatId}`, { project_id: own });
+        expect({ actor, status: taken.status }).toEqual({ actor, status: 404 });
+        const filed = await call(actor, 'PATCH', `/api/v1/projects/${own}`, { files: [{ object_store_object_id: upload.fileId }] });
+        expect({ actor, status: filed.status }).toEqual({ actor, status: 404 });
+        expect(filed.text).not.toContain(upload.name);
+        expect((await call(actor, 'GET', `/api/v1/projects/${own}`)).json).toMatchObject({ files: [], conversation_count: 0 });
+      }
+      await projectUntouched(made)();
+      expect((await call('anonymous', 'GET', '/api/v1/projects/')).status).toBe(401);
     });
 
     it("does not open the owner's file with another user's file-view cookie", async () => {

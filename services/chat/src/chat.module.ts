@@ -31,6 +31,9 @@ import { RemindersHandlers } from './reminders/reminders.handlers';
 import { RemindersRepository } from './reminders/reminders.repository';
 import { RemindersService } from './reminders/reminders.service';
 import { PageReader } from './search/page-reader';
+import { ProjectsHandlers } from './projects/projects.handlers';
+import { ProjectsRepository } from './projects/projects.repository';
+import { ProjectsService } from './projects/projects.service';
 import { createSearchProvider } from './search/search.factory';
 import { SEARCH_PROVIDER, type SearchProvider } from './search/search-provider';
 import { ReadPageTool, SearchWebTool } from './search/web.tools';
@@ -49,10 +52,13 @@ import { TitleService } from './titles/title.service';
 
 /** Conversations and streamed replies: history, branches, feedback, sharing, the model, titles. */
 @Module({
-  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers, McpHandlers],
+  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers, McpHandlers, ProjectsHandlers],
   providers: [
     ChatRepository,
     ConversationsService,
+    // Projects: conversations grouped, with instructions and files the prompt step gives the model.
+    ProjectsRepository,
+    ProjectsService,
     // A reply: checked and started (RepliesService, DailyLimit, ReplyDrafts), written (ReplyJobs) through the pipeline's steps.
     RepliesService,
     DailyLimit,

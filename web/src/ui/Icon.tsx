@@ -35,7 +35,8 @@ export type IconName =
   | 'mic'
   | 'mic-off'
   | 'search'
-  | 'clock';
+  | 'clock'
+  | 'folder';
 
 const PATHS: Record<IconName, string> = {
   menu: 'M4 6h16M4 12h16M4 18h16',
@@ -76,6 +77,7 @@ const PATHS: Record<IconName, string> = {
   'mic-off': 'M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3M3 3l18 18',
   search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4',
   clock: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 7v5l3 2',
+  folder: 'M3 6h6l2 2h10v11H3V6z',
 };
 
 type IconProps = SVGProps<SVGSVGElement> & { name: IconName; size?: number };

@@ -95,6 +95,7 @@ import {
 } from '../files/index';
 import { SpeechRequestSchema, SttInfoSchema, TranscriptionSchema, TTS_RPC, VoicesSchema } from '../tts/index';
 import { defineRoute, routeEntries, type RouteDeclaration } from './route';
+import { projectRoutes } from './routes/projects';
 import { LivenessResponseSchema, ReadinessQuerySchema, ReadinessResponseSchema, VersionResponseSchema } from './schemas';
 
 /** Path ids are checked by the gateway against these before any handler runs, worded as the services word them. */
@@ -469,13 +470,13 @@ export const API = {
     update: defineRoute({
       method: 'PATCH',
       path: '/api/v1/chats/:chat_id',
-      summary: 'Rename, or switch the active branch',
+      summary: 'Rename, switch the active branch, or move into (project_id) or out of (null) a project',
       tag: 'chat',
       auth: 'bearer',
       params: chatId,
       body: UpdateConversationBodySchema,
       response: ConversationSchema,
-      errors: CHAT_NOT_FOUND,
+      errors: { 404: 'No such conversation (or project) of the caller', 409: 'A temporary chat cannot be in a project' },
       rpc: CHAT_RPC.update,
     }),
     remove: defineRoute({
@@ -592,6 +593,7 @@ export const API = {
       rpc: CHAT_RPC.shared,
     }),
   },
+  projects: projectRoutes,
   files: {
     upload: defineRoute({
       method: 'POST',

@@ -27,7 +27,7 @@ export class ChatHandlers {
 
   @RpcHandler(CHAT_RPC.create)
   create({ caller, data }: RpcInput<typeof CHAT_RPC.create>) {
-    return this.conversations.create(caller, data.conversation_title, data.shared, data.temporary);
+    return this.conversations.create(caller, data.conversation_title, data.shared, data.temporary, data.project_id ?? null);
   }
 
   @RpcHandler(CHAT_RPC.update)

@@ -15,6 +15,7 @@ import {
   FakeModel,
   FakeRpc,
 } from '../testing/chat.fake';
+import { FakeProjectsRepository } from '../testing/projects.fake';
 import { CheckpointStep } from './checkpoint.step';
 import { ReplyLeases } from './reply-leases';
 import { InsiderFlagsCache } from './insider-flags.cache';
@@ -54,12 +55,13 @@ function setup(options: { config?: Partial<ChatConfig>; provider?: ProviderDescr
     .answer(MEMORY_RPC.relevant, () => ({ memories: [] }))
     .answer(INSIDER_CONFIG_RPC.effectiveFlags, () => flags(null));
   const attachments = new FakeAttachments();
+  const projects = new FakeProjectsRepository(repo);
   const model = new FakeModel(options.provider);
   const logger = new FakeLogger();
   const pipeline = new ReplyPipeline(
     new CheckpointStep(repo, logger, config, new ReplyLeases(repo, logger, config)),
     new PersonaliseStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
-    new PromptStep(repo, attachments, config),
+    new PromptStep(repo, attachments, config, projects),
     new StreamStep(model, attachments, logger, config),
     new ToolsStep(new ToolRegistry([]), logger, config),
     new StoreStep(repo, logger),
@@ -88,7 +90,7 @@ function setup(options: { config?: Partial<ChatConfig>; provider?: ProviderDescr
     await pipeline.run(ctx);
     return { events, ctx, row: repo.messages.get(draft.reply.id)! };
   };
-  return { config, repo, rpc, attachments, model, logger, pipeline, conversation, reply };
+  return { config, repo, rpc, attachments, projects, model, logger, pipeline, conversation, reply };
 }
 
 describe('the reply pipeline', () => {
@@ -393,6 +395,46 @@ describe('the reply pipeline', () => {
       const s = setup({ config: { CHAT_EXPERT_NAME: 'Ada' } });
       await s.reply();
       expect(s.model.requests[0].system).toMatch(/^You are Ada, a personal assistant\..*\nToday is \d{4}-\d{2}-\d{2}\.$/);
+    });
+  });
+
+  describe("in a project's conversation", () => {
+    it("gives the model the project's instructions, between markers, after the product's own", async () => {
+      const s = setup();
+      s.projects.seed({ id: 'p1', userId: 'owner', name: 'Thesis', instructions: 'Answer in French.\nCite page numbers.' });
+      s.conversation.projectId = 'p1';
+      await s.reply();
+      const system = s.model.requests[0].system;
+      expect(system).toContain('This conversation is in the user\'s project "Thesis".');
+      expect(system).toContain('<project_instructions>\nAnswer in French.\nCite page numbers.\n</project_instructions>');
+      expect(system.indexOf('You are')).toBeLessThan(system.indexOf('<project_instructions>'));
+    });
+
+    it("gives the model the project's files with the message being answered, before that message's own", async () => {
+      const s = setup();
+      s.projects.seed({
+        id: 'p1',
+        userId: 'owner',
+        files: [{ object_store_object_id: 'brief', mime_type: 'image/png', filename: 'brief.png' }],
+      });
+      s.conversation.projectId = 'p1';
+      await s.reply('What does the brief say?');
+      const turns = s.model.requests[0].turns as LlmMessageTurn[];
+      expect(turns.at(-1)!.attachments).toEqual([{ kind: 'image', filename: 'brief', dataUrl: 'data:image/png;base64,AA' }]);
+      expect(s.model.requests[0].system).not.toContain('<project_instructions>');
+    });
+
+    it("says nothing of a project once the conversation is out of it, or of a project that is not the owner's", async () => {
+      const s = setup();
+      s.projects.seed({ id: 'p1', userId: 'someone-else', instructions: 'Leak this.' });
+      s.conversation.projectId = 'p1';
+      await s.reply();
+      s.conversation.projectId = null;
+      await s.reply();
+      for (const request of s.model.requests) {
+        expect(request.system).not.toContain('project');
+        expect(request.system).not.toContain('Leak this.');
+      }
     });
   });
 

@@ -14,6 +14,7 @@ import {
   FakeModel,
   FakeRpc,
 } from '../testing/chat.fake';
+import { FakeProjectsRepository } from '../testing/projects.fake';
 import { ToolRefusal, type ChatTool } from '../tools/chat-tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import { CheckpointStep } from './checkpoint.step';
@@ -63,7 +64,7 @@ function setup(tools: ChatTool<{ city: string }>[], config: Partial<ChatConfig> 
   const pipeline = new ReplyPipeline(
     new CheckpointStep(repo, logger, settings, new ReplyLeases(repo, logger, settings)),
     new PersonaliseStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
-    new PromptStep(repo, attachments, settings),
+    new PromptStep(repo, attachments, settings, new FakeProjectsRepository(repo)),
     new StreamStep(model, attachments, logger, settings),
     new ToolsStep(new ToolRegistry(tools as ChatTool[]), logger, settings),
     new StoreStep(repo, logger),

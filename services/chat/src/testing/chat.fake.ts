@@ -38,6 +38,7 @@ export function aConversation(fields: Partial<ConversationEntity> = {}): Convers
     isCommercial: false,
     isShared: false,
     expiresAt: null,
+    projectId: null,
     createdAt: tick(),
     updatedAt: new Date(clock),
     ...fields,
@@ -152,11 +153,16 @@ export class FakeChatRepository implements ChatStore {
   }
 
   newConversation(
-    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & { isShared?: boolean; expiresAt?: Date | null },
+    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & {
+      isShared?: boolean;
+      expiresAt?: Date | null;
+      projectId?: string | null;
+    },
   ): ConversationEntity {
     return Object.assign(new ConversationEntity(), {
       isShared: false,
       expiresAt: null,
+      projectId: null,
       ...fields,
       lastMessageAt: null,
       lastActiveMessageId: null,
@@ -402,7 +408,7 @@ export class FakeBroadcastBus implements Pick<Bus, 'subscribe' | 'publish' | 'on
 }
 
 /** The files service's side of attachments: files known by id, what the model is shown, images kept. */
-export class FakeAttachments implements Pick<AttachmentsService, 'verify' | 'forModel' | 'storeGenerated'> {
+export class FakeAttachments implements Pick<AttachmentsService, 'verify' | 'describeOwn' | 'forModel' | 'storeGenerated'> {
   /** The caller's files, by id, with the type found in their bytes. */
   readonly files = new Map<string, string>();
   readonly shownFor: { id: string; files: FileReference[] }[][] = [];
@@ -414,6 +420,14 @@ export class FakeAttachments implements Pick<AttachmentsService, 'verify' | 'for
       const type = this.files.get(file.object_store_object_id);
       if (!type) throw DomainError.notFound(`File not found: ${file.object_store_object_id}`);
       return { object_store_object_id: file.object_store_object_id, mime_type: type };
+    });
+  }
+
+  async describeOwn(_caller: Caller, ids: string[]) {
+    return ids.map((id) => {
+      const type = this.files.get(id);
+      if (!type) throw DomainError.notFound(`File not found: ${id}`);
+      return { object_store_object_id: id, mime_type: type, filename: `${id}.file` };
     });
   }
 

@@ -20,11 +20,22 @@ export async function fetchMessages(chatIds?: string[]): Promise<Message[]> {
 
 export const deleteConversation = (chatId: string) => writeCall(routeCall(API.chat.remove, { params: { chat_id: chatId } }), FAILED_DELETE);
 
-export const createConversation = (title?: string | null, temporary = false) =>
-  writeCall(routeCall(API.chat.create, { body: { ...(title ? { conversation_title: title } : {}), ...(temporary ? { temporary } : {}) } }));
+/** A new conversation: temporary, or in one of the caller's projects (never both). */
+export const createConversation = (title?: string | null, temporary = false, projectId: string | null = null) =>
+  writeCall(
+    routeCall(API.chat.create, {
+      body: {
+        ...(title ? { conversation_title: title } : {}),
+        ...(temporary ? { temporary } : {}),
+        ...(projectId && !temporary ? { project_id: projectId } : {}),
+      },
+    }),
+  );
 
-export const updateConversation = (chatId: string, patch: { conversation_title?: string; last_active_message_id?: string }) =>
-  writeCall(routeCall(API.chat.update, { params: { chat_id: chatId }, body: patch }));
+export const updateConversation = (
+  chatId: string,
+  patch: { conversation_title?: string; last_active_message_id?: string; project_id?: string | null },
+) => writeCall(routeCall(API.chat.update, { params: { chat_id: chatId }, body: patch }));
 
 export const setFeedback = (messageId: string, feedback: 'like' | 'dislike' | null, verboseFeedback?: string | null) =>
   writeCall(

@@ -3,6 +3,9 @@ import { Header } from '../../layout/components/Header';
 import { uiStore, useUi } from '../../layout/state/uiStore';
 import { ConversationMenu } from './ConversationMenu';
 import { TemporaryToggle } from '../../temporary/components/TemporaryToggle';
+import { MoveToProjectDialog } from '../../projects/components/MoveToProjectDialog';
+import { useConversations } from '../hooks/chatQueries';
+import { useState } from 'react';
 
 type ChatHeaderProps = { title: string; chatId?: string; withActions: boolean };
 
@@ -12,29 +15,39 @@ type ChatHeaderProps = { title: string; chatId?: string; withActions: boolean };
  */
 export function ChatHeader({ title, chatId, withActions }: ChatHeaderProps) {
   const shareVisible = useUi((s) => s.shareChatButtonVisible);
+  const { data: conversations } = useConversations();
+  const [moving, setMoving] = useState(false);
+  const conversation = chatId ? conversations?.find((c) => c.chat_id === chatId) : undefined;
   return (
-    <Header
-      title={<h1 className="header__heading">{title}</h1>}
-      actions={
-        chatId && withActions ? (
-          <>
-            {shareVisible && (
-              <button
-                type="button"
-                className="icon-button wide-only"
-                aria-label="Share conversation"
-                title="Share"
-                onClick={() => uiStore.set({ shareChatModalOpen: true })}
-              >
-                <Icon name="share" />
-              </button>
-            )}
-            <ConversationMenu chatId={chatId} onShare={shareVisible ? () => uiStore.set({ shareChatModalOpen: true }) : undefined} />
-          </>
-        ) : !chatId ? (
-          <TemporaryToggle />
-        ) : null
-      }
-    />
+    <>
+      <Header
+        title={<h1 className="header__heading">{title}</h1>}
+        actions={
+          chatId && withActions ? (
+            <>
+              {shareVisible && (
+                <button
+                  type="button"
+                  className="icon-button wide-only"
+                  aria-label="Share conversation"
+                  title="Share"
+                  onClick={() => uiStore.set({ shareChatModalOpen: true })}
+                >
+                  <Icon name="share" />
+                </button>
+              )}
+              <ConversationMenu
+                chatId={chatId}
+                onShare={shareVisible ? () => uiStore.set({ shareChatModalOpen: true }) : undefined}
+                onMove={conversation && !conversation.temporary ? () => setMoving(true) : undefined}
+              />
+            </>
+          ) : !chatId ? (
+            <TemporaryToggle />
+          ) : null
+        }
+      />
+      <MoveToProjectDialog conversation={moving && conversation ? conversation : null} onClose={() => setMoving(false)} />
+    </>
   );
 }

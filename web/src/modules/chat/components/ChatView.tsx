@@ -17,6 +17,7 @@ import { ShareDialog } from './ShareDialog';
 import { VoiceModeBar, VoiceModeButton } from '../../voice/components/VoiceModeButton';
 import { editLastMessage } from '../../shortcuts/utils/chatActions';
 import { TemporaryBanner } from '../../temporary/components/TemporaryBanner';
+import { ProjectBanner } from '../../projects/components/ProjectBanner';
 import { useCloseTemporaryChat } from '../../temporary/hooks/useCloseTemporaryChat';
 import { useTemporaryWanted } from '../../temporary/state/temporaryStore';
 
@@ -73,7 +74,7 @@ export function ChatView({ chatId }: ChatViewProps) {
           </div>
         </div>
         <div className="chat__composer">
-          {(view.temporary || (!chatId && temporaryWanted)) && <TemporaryBanner />}
+          {view.temporary || (!chatId && temporaryWanted) ? <TemporaryBanner /> : <ProjectBanner chatId={chatId} />}
           <VoiceModeBar />
           <Composer
             onSend={(text, files) => void reply.send(text, undefined, files)}
