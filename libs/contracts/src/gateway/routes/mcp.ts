@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import {
+  AddMcpServerBodySchema,
+  FinishMcpOAuthBodySchema,
+  MCP_RPC,
+  McpServerParamsSchema,
+  McpServerSchema,
+  UpdateMcpServerBodySchema,
+} from '../../chat/mcp';
+import { defineRoute } from '../route';
+import { name } from './common';
+
+/** The routes of the area `mcp` (`API.mcp`). */
+export const mcpRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/v1/mcp/servers',
+    summary: "The caller's MCP servers and their tools (tokens are never answered)",
+    tag: 'mcp',
+    auth: 'bearer',
+    response: z.array(McpServerSchema),
+    rpc: MCP_RPC.list,
+  }),
+  add: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mcp/servers',
+    summary: 'Add an MCP server (Streamable HTTP, public address, optional access token): it is reached and its tools listed first',
+    tag: 'mcp',
+    auth: 'bearer',
+    body: AddMcpServerBodySchema,
+    response: McpServerSchema,
+    status: 201,
+    errors: {
+      400: 'The address is refused (not http(s), not public) or the server could not be listed',
+      409: 'A server of that name exists, or too many servers (MCP_MAX_SERVERS)',
+      503: 'Tokens cannot be kept (TOOLS_ENCRYPTION_KEY unset in production)',
+    },
+    rpc: MCP_RPC.add,
+  }),
+  update: defineRoute({
+    method: 'PATCH',
+    path: '/api/v1/mcp/servers/:server_id',
+    summary: 'Rename a server, change or forget its token, switch its tools on or off',
+    tag: 'mcp',
+    auth: 'bearer',
+    params: McpServerParamsSchema,
+    body: UpdateMcpServerBodySchema,
+    response: McpServerSchema,
+    errors: { 400: 'No such tool on the server', 404: 'No such server of the caller', 409: 'A server of that name exists' },
+    rpc: MCP_RPC.update,
+  }),
+  finishOAuth: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mcp/servers/:server_id/oauth',
+    summary: "Finish a server's OAuth 2.1 authorisation with the code and state the portal's callback page received",
+    tag: 'mcp',
+    auth: 'bearer',
+    params: McpServerParamsSchema,
+    body: FinishMcpOAuthBodySchema,
+    response: McpServerSchema,
+    errors: { 400: 'No authorisation under way with that state, or the server refused the code', 404: 'No such server of the caller' },
+    rpc: MCP_RPC.finishOAuth,
+  }),
+  refresh: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mcp/servers/:server_id/refresh',
+    summary: "List a server's tools again",
+    tag: 'mcp',
+    auth: 'bearer',
+    params: McpServerParamsSchema,
+    response: McpServerSchema,
+    errors: { 400: 'The server could not be listed', 404: 'No such server of the caller' },
+    rpc: MCP_RPC.refresh,
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/mcp/servers/:server_id',
+    summary: 'Remove an MCP server (its token is forgotten)',
+    tag: 'mcp',
+    auth: 'bearer',
+    params: McpServerParamsSchema,
+    response: null,
+    status: 204,
+    errors: { 404: 'No such server of the caller' },
+    rpc: MCP_RPC.remove,
+  }),
+} as const;
