@@ -9,7 +9,7 @@ export type EngineState = 'idle' | 'loading' | 'playing' | 'paused';
 export type SpeechChunk = { text: string; chatId?: string; messageId?: string };
 
 /** The user's voice, from the AI voice config. */
-export type VoiceChoice = { voice?: string; speed?: number; openai_model?: string };
+export type VoiceChoice = Pick<SpeechRequest, 'voice' | 'speed' | 'openai_model'>;
 
 export type EngineDeps = {
   createContext?: () => AudioContext;
