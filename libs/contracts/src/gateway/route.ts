@@ -10,9 +10,6 @@ import type { RpcContract } from '../common/contract';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The prefix of the product's HTTP API (every route but the operations' /healthz and /readyz). */
-export const API_PREFIX = '/api/v1';
-
 /**
  * The stricter rate limits a route may count against, per client address (the gateway's limiter,
  * services/gateway/src/http/rate-limit.ts, holds their sizes as shares of RATE_LIMIT_PER_MINUTE):

@@ -8,7 +8,6 @@ import {
   ViewQuerySchema,
 } from '../../files/index';
 import { defineRoute } from '../route';
-import { name } from './common';
 
 /** The routes of the area `files` (`API.files`). */
 export const filesRoutes = {

@@ -8,7 +8,6 @@ import {
   UpdateMcpServerBodySchema,
 } from '../../chat/mcp';
 import { defineRoute } from '../route';
-import { name } from './common';
 
 /** The routes of the area `mcp` (`API.mcp`). */
 export const mcpRoutes = {

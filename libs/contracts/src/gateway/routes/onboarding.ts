@@ -1,6 +1,5 @@
 import { AUTH_RPC, OnboardingAgeBodySchema, OnboardingProfileBodySchema, UserSchema } from '../../auth/index';
 import { defineRoute } from '../route';
-import { name } from './common';
 
 /** The routes of the area `onboarding` (`API.onboarding`). */
 export const onboardingRoutes = {

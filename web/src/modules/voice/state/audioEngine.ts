@@ -265,7 +265,9 @@ export class AudioEngine {
     this.chunksStarted += 1;
     if (this.firstAudioAt === null) {
       this.firstAudioAt = this.now() + Math.max(0, start - ctx.currentTime) * 1000;
-      if (typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark('voice:first-audio');
+      // User Timing: when the first sample plays (for the bench and the browser's profiler).
+      if (typeof performance !== 'undefined' && typeof performance.mark === 'function')
+        performance.mark('voice:first-audio', { startTime: this.firstAudioAt });
     }
     this.notify();
   }
