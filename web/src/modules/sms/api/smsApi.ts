@@ -14,7 +14,7 @@ export type GroupInviteLink = RouteResponse<typeof API.sms.createInvite>;
 /** A text the development inbox holds: what was sent to one number. */
 export type DevSms = SmsMessage;
 
-/** The longest group name (the contract's CreateGroupBodySchema). */
+/** The longest group name: CreateGroupBodySchema's, repeated so the pages do not load the schemas (a test keeps them equal). */
 export const GROUP_NAME_MAX = 60;
 export const SEARCH_LIMIT = 50;
 
