@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, runnerImport, type Plugin } from 'vite';
 import type { RouteGroups } from '@app/contracts/gateway/route';
@@ -36,6 +37,7 @@ function browserRoutes(): Plugin {
     async load(id) {
       if (id !== `\0${BROWSER_ROUTES}`) return null;
       this.addWatchFile(declarations);
+      for (const area of readdirSync(`${contracts}/gateway/routes`)) this.addWatchFile(`${contracts}/gateway/routes/${area}`);
       return `export const API = ${JSON.stringify(await load())};`;
     },
     async transform(code, id) {

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { API_PREFIX } from '@app/contracts/gateway';
 import type { Runtime } from '@app/platform';
 import { DomainError, nameHttpServerSpan, platformMetrics, runWithRequestContext } from '@app/platform';
 import type { GatewayConfig } from './config';
@@ -78,7 +79,7 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
         reply.header('connection', 'close').header('retry-after', '5');
         return sendFailure(request, reply, new DomainError('unavailable', 'The server is restarting, please try again shortly'), logger);
       }
-      if (!request.url.startsWith('/api/v1/')) return done();
+      if (!request.url.startsWith(`${API_PREFIX}/`)) return done();
       const country = config.REGION_HEADER ? request.headers[config.REGION_HEADER] : undefined;
       if (typeof country === 'string' && blocked.has(country.trim().toUpperCase())) {
         return sendFailure(request, reply, new DomainError('forbidden', 'The assistant is not available in your region.', 451), logger);
@@ -99,7 +100,7 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
     echoRequestHeaders(request, reply);
     applySecurityHeaders(request, reply);
     // What the API answers is personal unless a route says otherwise (file bodies, the export...).
-    if (request.url.startsWith('/api/v1/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (request.url.startsWith(`${API_PREFIX}/`) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   fastify.addHook('onResponse', async (request, reply) => {
     const path = request.url.split('?')[0];
@@ -144,7 +145,6 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
   // No Nest shutdown hooks: on SIGTERM they close the app and re-raise the signal (exit 143) before
   // the process's own graceful stop (drainGateway in main.ts and the embedded host) has run.
   await app.init();
-  // Fastify answers 429 above with statusCode; map the status words once here.
   await app.listen({ port: config.PORT, host: config.HOST });
   return {
     app,

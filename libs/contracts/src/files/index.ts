@@ -75,8 +75,8 @@ export type PresignedFile = z.infer<typeof PresignedFileSchema>;
 export const PresignQuerySchema = z.object({
   preview_resolution: z.coerce.number().int().min(PREVIEW_RESOLUTION.min).max(PREVIEW_RESOLUTION.max).default(PREVIEW_RESOLUTION.default),
   /**
-   * A file seen through a shared conversation (readable through the share only).
-   * TODO(chat): answered once the chat service serves SHARED_FILE_ACCESS below; until then 404.
+   * A file seen through a shared conversation (readable through the share only: the chat service
+   * answers SHARED_FILE_ACCESS below; 404 when the share does not show the file).
    */
   share_id: z.string().trim().min(1).max(64).optional(),
 });
@@ -237,14 +237,14 @@ export const FILES_RPC = {
   }),
 } as const;
 
-// ---- For the chat service to serve (TODO(chat)): files seen through a share -----------------------
+// ---- Served by the chat service: files seen through a share -----------------------------------------
 
 /**
  * Files attached to a SHARED conversation are readable through the share only. The chat service
- * is to answer this on the subject below (add it to CHAT_RPC): whether a message of the share's
+ * answers this on the subject below (chat.handlers.ts): whether a message of the share's
  * active history carries the file (in `metadata.files` or as a generated image), and whose
  * conversation it is. The files service asks it when `files.object.presign` carries a share_id,
- * and serves the file only when the owner matches the file's. Until it is served, 404.
+ * and serves the file only when the owner matches the file's; otherwise 404.
  */
 export const SHARED_FILE_ACCESS_SUBJECT = 'chat.share.file-access';
 export const SharedFileAccessRequestSchema = z.object({ share_id: z.string().max(64), object_store_object_id: ObjectIdSchema }).strict();

@@ -12,7 +12,10 @@ import { SessionsService } from '../sessions/sessions.service';
 import { TokenService } from '../tokens/token.service';
 import { UsersService } from '../users/users.service';
 
-/** The auth service's calls: each a one-line delegation. */
+/**
+ * The auth service's calls, each handed to the service that answers it; a provider's sign-in is two
+ * steps (the provider's token verified, then the sign-in), so the two services stay apart.
+ */
 @Controller()
 export class AuthHandlers {
   constructor(

@@ -164,7 +164,7 @@ export class FilesService implements UserDataPurgeHook {
 
   /**
    * A file seen through a shared conversation: the chat service says whether the share shows it
-   * and whose it is (SHARED_FILE_ACCESS). TODO(chat): until the chat service answers, this is a 404.
+   * and whose it is (SHARED_FILE_ACCESS); a share that does not show it, or no answer, is a 404.
    */
   private async throughShare(caller: Caller, objectId: string, shareId: string): Promise<FileRecord> {
     const file = UUID.test(objectId) ? await this.store.findFile(objectId) : null;

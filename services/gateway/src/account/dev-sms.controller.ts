@@ -99,7 +99,7 @@ export class DevSmsController {
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem}li{list-style:none;border-bottom:1px solid #ddd;padding:.5rem 0}time{color:#666;font-size:.85rem}p{margin:.25rem 0;font-size:1.1rem}input{font-size:1rem;padding:.25rem}</style></head>
 <body><h1>Development SMS inbox</h1><p>Texts the assistant would have sent to one number. Reload to see new ones.</p>
-<form method="get" action="/api/v1/dev/sms"><label for="to">Phone number</label> <input id="to" name="to" type="tel" autocomplete="tel" placeholder="+14155550123" value="${value}" required> <button type="submit">Show texts</button></form>
+<form method="get" action="${API.dev.smsInbox.path}"><label for="to">Phone number</label> <input id="to" name="to" type="tel" autocomplete="tel" placeholder="+14155550123" value="${value}" required> <button type="submit">Show texts</button></form>
 ${note}</body></html>`;
   }
 

@@ -112,12 +112,3 @@ export function planMerge(existing: readonly MergeCandidate[], extracted: readon
     updates: [...updates].map(([id, fields]) => ({ id, fields })),
   };
 }
-
-/** Applies a plan to memories held in memory (the quality test and the unit tests' fake store use it). */
-export function applyPlan<T extends MergeCandidate>(memories: T[], plan: MergePlan, create: (fields: MemoryFields) => T): T[] {
-  const out = memories.map((m) => {
-    const update = plan.updates.find((u) => u.id === m.id);
-    return update ? { ...m, ...update.fields } : m;
-  });
-  return [...out, ...plan.inserts.map(create)];
-}

@@ -154,7 +154,7 @@ function VoicePreviews({ voices, config }: { voices: VoiceMap; config: VoiceConf
                 onClick={() =>
                   void loadReadAloud().then(({ readAloud }) => {
                     if (on) return readAloud.stop();
-                    readAloud.configure({ ...config, voice: id });
+                    readAloud.configure({ ...config, voice: id as VoiceConfig['voice'] }); // the voices' ids are TTS_VOICES ids
                     readAloud.play(`preview:${id}`, voice.preview_text || `Hello, I am ${name}.`);
                   })
                 }

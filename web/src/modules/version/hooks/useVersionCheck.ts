@@ -1,11 +1,11 @@
 import { PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
 import { useEffect } from 'react';
 import { API } from '@app/contracts/gateway';
-import { apiJson, routeCall } from '../../common/api/http';
+import { call } from '../../common/api/http';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../../common/utils/storage';
 
 export async function fetchCommit(): Promise<string> {
-  const { commit } = await apiJson(routeCall(API.version.commit, {}, { bearer: false, cache: 'no-store' }));
+  const { commit } = await call(API.version.commit, {}, { public: true, bearer: false, cache: 'no-store' });
   return commit;
 }
 
