@@ -31,7 +31,8 @@ export class CheckpointStep {
     const leaseMs = this.config.CHAT_REPLY_LEASE_MS;
     this.leases.hold(ctx.reply.id);
     const checkpoints = new ReplyCheckpoints({
-      save: (stopped) => this.writes.checkpoint(() => this.repo.checkpointReply(ctx.reply.id, ctx.text, replyMetadata(ctx), leaseMs), stopped),
+      save: (stopped) =>
+        this.writes.checkpoint(() => this.repo.checkpointReply(ctx.reply.id, ctx.text, replyMetadata(ctx), leaseMs), stopped),
       version: () =>
         `${ctx.text.length}/${ctx.reasoning.length}/${ctx.images.length}/${ctx.memories.length}/${ctx.toolRuns.length}/${ctx.citations.length}`,
       intervalMs: Math.min(CHECKPOINT_MS, leaseMs / 3),

@@ -531,7 +531,14 @@ describe('the reply pipeline', () => {
       let ctx!: ReplyContext;
       let checkpoints!: ReturnType<CheckpointStep['start']>;
       s.model.script(
-        () => void (checkpoints = new CheckpointStep(s.repo, s.logger, s.config, new ReplyLeases(s.repo, s.logger, s.config, s.writes), s.writes).start(ctx)),
+        () =>
+          void (checkpoints = new CheckpointStep(
+            s.repo,
+            s.logger,
+            s.config,
+            new ReplyLeases(s.repo, s.logger, s.config, s.writes),
+            s.writes,
+          ).start(ctx)),
         { type: 'meta', requestId: 'req-9', model: 'fast' },
         { type: 'text', delta: 'So far' },
         () => {

@@ -38,7 +38,10 @@ export class ReplyWrites {
       firstDelayMs: FIRST_DELAY_MS,
       maxDelayMs: MAX_DELAY_MS,
       onRetry: (error, attempt, delayMs) =>
-        this.logger.warn({ msg: 'A reply write failed; it is tried again', attempt, delay_ms: Math.round(delayMs), error: String(error) }, 'ReplyWrites'),
+        this.logger.warn(
+          { msg: 'A reply write failed; it is tried again', attempt, delay_ms: Math.round(delayMs), error: String(error) },
+          'ReplyWrites',
+        ),
     });
   }
 
