@@ -21,7 +21,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -29,6 +29,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnLoad } from './bench-load.mjs';
+import { benchRecorder } from './bench-record.mjs';
 import { build } from './build.mjs';
 import { guestToken, newConversation, percentile, reachable, root } from './lib.mjs';
 
@@ -293,6 +294,25 @@ if (idleRows.length) {
   console.log(`${pad('transport', 12)}${pad('replies', 9)}${pad('lost', 6)}${pad('"could not be saved" logged', 29)}all stored in s`);
   for (const r of idleRows)
     console.log(`${pad(r.transport, 12)}${pad(r.replies, 9)}${pad(r.lost, 6)}${pad(r.notSaved, 29)}${r.settleSeconds.toFixed(1)}`);
+  const record = benchRecorder('stream-idle');
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
+  for (const r of idleRows) {
+    record.row(
+      `idle reply streams one gateway holds (${r.transport})`,
+      `${r.held} held, ${r.failed} failed; RSS ${r.rssMiB.toFixed(0)} MiB (load average ${load})`,
+      `${idleStreams.toLocaleString('en')} under 1 GiB`,
+      r.held === idleStreams && r.rssMiB < 1024,
+    );
+    record.row(
+      `replies not stored when every client hung up and every reply ended at once (${r.transport})`,
+      `${r.lost} of ${r.replies} (read back from the database); "could not be saved" logged ${r.notSaved} times; all stored within ${r.settleSeconds.toFixed(1)} s`,
+      '0',
+      r.lost === 0,
+    );
+  }
+  record.save();
   const lost = idleRows.reduce((n, r) => n + r.lost, 0);
   if (lost > 0) {
     console.error(`\n${lost} replies were not stored by the process that wrote them (goal: 0).`);
