@@ -91,7 +91,11 @@ const OPENING_AT_ONCE = 10;
         const events = rpc.stream(CHAT_RPC.send, { chat_id, content: `Hang-up ${i}` }, caller, { signal: hangUp.signal });
         const first = await events.next();
         if (first.done || first.value.event !== 'user_message') throw new Error(`Reply ${i} did not start: ${JSON.stringify(first)}`);
-        readers.push((async () => void (await Array.fromAsync(events)))().catch((error: unknown) => error));
+        readers.push(
+          (async () => {
+            for await (const event of events) void event;
+          })().catch((error: unknown) => error),
+        );
       });
 
     let next = 0;
