@@ -13,10 +13,15 @@
 //   BENCH_STREAMS (default 1,100,500), BENCH_STREAM_TOKENS (40), BENCH_TOKEN_INTERVAL_MS (25),
 //   BENCH_FIRST_TOKEN_DELAY_MS (50), BENCH_TRANSPORTS (in-process,nats), BENCH_IDLE_STREAMS (5000; 0 skips),
 //   BENCH_STREAM_PROFILE=<dir>: a CPU profile of the product while the largest level streams
+// Once the idle replies are let go (their clients hang up, then their model calls end all at once,
+// as a gateway restart or a network blip ends thousands of streams), every reply is read back from
+// the database: one whose final state was not stored by its own process (still `streaming`, or only
+// recovered from its last checkpoint once its lease ran out) is counted as lost; the goal is 0, and
+// the bench exits non-zero otherwise. "The reply could not be saved" in the log is counted too.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -24,8 +29,18 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnLoad } from './bench-load.mjs';
+import { benchRecorder } from './bench-record.mjs';
 import { build } from './build.mjs';
 import { guestToken, newConversation, percentile, reachable, root } from './lib.mjs';
+
+/** Lines of the product's log saying a reply could not be saved (LOG_FORMAT pretty: it logs through process.stdout.write). */
+let notSavedLogged = 0;
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  const text = String(chunk);
+  if (text.includes('The reply could not be saved')) notSavedLogged += text.split('The reply could not be saved').length - 1;
+  return write(chunk, ...rest);
+};
 
 const levels = (process.env.BENCH_STREAMS ?? '1,100,500').split(',').map(Number);
 const tokens = Number(process.env.BENCH_STREAM_TOKENS ?? 40);
@@ -59,6 +74,7 @@ const gc = runInNewContext('gc');
 
 build({ quiet: true });
 const require = createRequire(join(root, 'package.json'));
+const { Client } = require('pg');
 const { bootEmbedded } = require('./deploy/embedded/dist/index.js');
 const testing = require('./libs/testing/dist/index.js');
 
@@ -66,7 +82,7 @@ const testing = require('./libs/testing/dist/index.js');
  * Opens `idleStreams` replies whose model stays silent, from a client in another process (its
  * sockets are not this process's memory), and measures this process before and with them open.
  */
-async function holdIdle(base, token, load) {
+async function holdIdle(base, token, load, databaseUrl) {
   await load.reply({ silent: true });
   gc();
   const before = process.memoryUsage();
@@ -94,8 +110,11 @@ async function holdIdle(base, token, load) {
   await new Promise((r) => setTimeout(r, 3000)); // heartbeats flowing, nothing else
   gc();
   const held = process.memoryUsage();
-  client.kill();
-  await load.stop(); // ends the silent model calls
+  client.kill(); // every client hangs up at once
+  const loggedBefore = notSavedLogged;
+  const endedAt = performance.now();
+  await load.stop(); // ends the silent model calls: every reply ends at once
+  const settled = await settle(databaseUrl);
   const mib = (bytes) => bytes / 1024 / 1024;
   return {
     held: opened - ended,
@@ -105,7 +124,37 @@ async function holdIdle(base, token, load) {
     rssAddedMiB: mib(held.rss - before.rss),
     heapAddedMiB: mib(held.heapUsed - before.heapUsed),
     perStreamKiB: (held.rss - before.rss) / 1024 / Math.max(1, opened - ended),
+    lost: settled.lost,
+    replies: settled.replies,
+    settleSeconds: (performance.now() - endedAt) / 1000,
+    notSaved: notSavedLogged - loggedBefore,
   };
+}
+
+/**
+ * Waits until no reply is `streaming` any more (each stored by its process, or recovered once its
+ * lease ran out), then counts the replies whose final state their process did not store: the
+ * pipeline's last write sets `duration_ms` in the metadata, a checkpoint or a recovery never does.
+ */
+async function settle(databaseUrl) {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const { rows } = await db.query("SELECT count(*)::int AS n FROM chat.message WHERE sender = 'assistant' AND status = 'streaming'");
+      if (rows[0].n === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS replies,
+              count(*) FILTER (WHERE status = 'streaming' OR NOT (metadata ? 'duration_ms'))::int AS lost
+       FROM chat.message WHERE sender = 'assistant'`,
+    );
+    return rows[0];
+  } finally {
+    await db.end();
+  }
 }
 
 /**
@@ -159,6 +208,7 @@ for (const transport of transports) {
   const stack = await bootEmbedded({
     ...(environment?.env ?? { PORT: '0', DATA_DIR: dataDir, ...(transport === 'nats' ? { NATS_URL: testing.machine.natsUrl } : {}) }),
     LOG_LEVEL: 'error',
+    LOG_FORMAT: 'pretty', // through process.stdout.write, where the lines saying a reply could not be saved are counted
     LLM_PROVIDER: 'openai',
     OPENAI_API_KEY: 'bench',
     OPENAI_BASE_URL: load.baseURL,
@@ -206,7 +256,7 @@ for (const transport of transports) {
       });
       console.log(`${transport}: ${concurrency} streams done`);
     }
-    if (idleStreams > 0) idleRows.push({ transport, ...(await holdIdle(stack.url, token, load)) });
+    if (idleStreams > 0) idleRows.push({ transport, ...(await holdIdle(stack.url, token, load, stack.runtime.databaseUrl)) });
   } finally {
     await stack.close();
     await environment?.cleanup();
@@ -238,5 +288,35 @@ if (idleRows.length) {
     console.log(
       `${pad(r.transport, 12)}${pad(r.held, 7)}${pad(r.failed, 8)}${pad(r.openSeconds.toFixed(0), 13)}${pad(r.rssMiB.toFixed(0), 10)}${pad(r.rssAddedMiB.toFixed(0), 15)}${pad(r.heapAddedMiB.toFixed(0), 16)}${r.perStreamKiB.toFixed(0)}`,
     );
+  console.log(
+    `\nEvery client hung up, then every reply ended at once; each reply read back from the database (goal: 0 lost, none "could not be saved")`,
+  );
+  console.log(`${pad('transport', 12)}${pad('replies', 9)}${pad('lost', 6)}${pad('"could not be saved" logged', 29)}all stored in s`);
+  for (const r of idleRows)
+    console.log(`${pad(r.transport, 12)}${pad(r.replies, 9)}${pad(r.lost, 6)}${pad(r.notSaved, 29)}${r.settleSeconds.toFixed(1)}`);
+  const record = benchRecorder('stream-idle');
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
+  for (const r of idleRows) {
+    record.row(
+      `idle reply streams one gateway holds (${r.transport})`,
+      `${r.held} held, ${r.failed} failed; RSS ${r.rssMiB.toFixed(0)} MiB (load average ${load})`,
+      `${idleStreams.toLocaleString('en')} under 1 GiB`,
+      r.held === idleStreams && r.rssMiB < 1024,
+    );
+    record.row(
+      `replies not stored when every client hung up and every reply ended at once (${r.transport})`,
+      `${r.lost} of ${r.replies} (read back from the database); "could not be saved" logged ${r.notSaved} times; all stored within ${r.settleSeconds.toFixed(1)} s`,
+      '0',
+      r.lost === 0,
+    );
+  }
+  record.save();
+  const lost = idleRows.reduce((n, r) => n + r.lost, 0);
+  if (lost > 0) {
+    console.error(`\n${lost} replies were not stored by the process that wrote them (goal: 0).`);
+    process.exit(1);
+  }
 }
 process.exit(0);

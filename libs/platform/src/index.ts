@@ -10,6 +10,7 @@ export * from './database/outbox-relay';
 export * from './database/outbox-service';
 export * from './database/processed-events';
 export * from './database/sql-migration';
+export * from './database/write-queue';
 export * from './errors/domain-error';
 export * from './errors/infrastructure';
 export * from './errors/to-rpc-error';

@@ -9,6 +9,7 @@ import { LLM_PROVIDER } from './llm/llm-provider';
 import { AttachmentsService } from './replies/attachments.service';
 import { CheckpointStep } from './replies/checkpoint.step';
 import { ReplyLeases } from './replies/reply-leases';
+import { ReplyWrites } from './replies/reply-writes';
 import { DailyLimit } from './replies/daily-limit';
 import { InsiderFlagsCache } from './replies/insider-flags.cache';
 import { PersonaliseStep } from './replies/personalise.step';
@@ -67,6 +68,7 @@ import { TitleService } from './titles/title.service';
     ReplyPipeline,
     CheckpointStep,
     ReplyLeases,
+    ReplyWrites,
     PersonaliseStep,
     InsiderFlagsCache,
     PromptStep,

@@ -136,6 +136,13 @@ export const chatEnvSchema = z.object({
    */
   CHAT_REPLY_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
   /**
+   * Writes of replies being written (lease renewals, final saves, checkpoints) run at most this many
+   * at once, the others waiting their turn in memory; default half of DB_POOL_MAX (never more than it).
+   */
+  CHAT_REPLY_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(100).optional(),
+  /** A reply's final save is tried this many times while it fails with a transient error (waits from 0.1 s, doubling, to 5 s). */
+  CHAT_REPLY_SAVE_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(10),
+  /**
    * Delay between the offline model's words: 30 ms streams at about the pace of a hosted model
    * (30-40 words a second), so the demo shows a reply being written and read aloud while it is.
    */

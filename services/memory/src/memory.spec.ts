@@ -95,6 +95,10 @@ class FakeMemoryStore implements MemoryStore {
       .slice(0, limit);
   }
 
+  async relevant(userId: string, words: string[], candidates: number, latest: number) {
+    return { hits: await this.search(userId, words, candidates), latest: latest > 0 ? await this.recent(userId, latest) : [] };
+  }
+
   async recent(userId: string, limit: number) {
     return this.live(userId)
       .sort((a, b) => Number(b.isConfirmed) - Number(a.isConfirmed) || b.updatedAt.getTime() - a.updatedAt.getTime())

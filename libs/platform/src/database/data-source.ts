@@ -8,6 +8,8 @@ export interface ServiceDatabaseOptions {
   entities: MixedList<Function | string | EntitySchema>;
   migrations: (new () => MigrationInterface)[];
   poolMax: number;
+  /** How long a statement waits for a free connection before it fails (pg-pool's connectionTimeoutMillis). */
+  connectTimeoutMs?: number;
   applicationName: string;
 }
 
@@ -27,7 +29,7 @@ export function createServiceDataSource(options: ServiceDatabaseOptions): DataSo
     extra: {
       max: options.poolMax,
       options: `-c search_path=${options.schema}`,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     },
   });
 }

@@ -58,6 +58,7 @@ export function dataSourceFor(definition: ServiceDefinition, runtime: Pick<Runti
     entities: definition.entities,
     migrations: [...PLATFORM_MIGRATIONS, ...definition.migrations],
     poolMax: runtime.env.DB_POOL_MAX,
+    connectTimeoutMs: runtime.env.DB_POOL_CONNECT_TIMEOUT_MS,
     applicationName: `assistant-${definition.name}`,
   });
 }

@@ -11,6 +11,7 @@ import {
   FakeAttachments,
   FakeBroadcastBus,
   FakeChatRepository,
+  aReplyWrites,
   FakeLogger,
   FakeModel,
   FakeRpc,
@@ -58,13 +59,15 @@ function setup(options: { config?: Partial<ChatConfig>; provider?: ProviderDescr
   const projects = new FakeProjectsRepository(repo);
   const model = new FakeModel(options.provider);
   const logger = new FakeLogger();
+  const writes = aReplyWrites(logger);
+  const leases = new ReplyLeases(repo, logger, config, writes);
   const pipeline = new ReplyPipeline(
-    new CheckpointStep(repo, logger, config, new ReplyLeases(repo, logger, config)),
+    new CheckpointStep(repo, logger, config, leases, writes),
     new PersonaliseStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
     new PromptStep(repo, attachments, config, projects),
     new StreamStep(model, attachments, logger, config),
     new ToolsStep(new ToolRegistry([]), logger, config),
-    new StoreStep(repo, logger),
+    new StoreStep(repo, logger, writes),
     logger,
   );
   const drafts = new ReplyDrafts(repo, model, config);
@@ -90,7 +93,7 @@ function setup(options: { config?: Partial<ChatConfig>; provider?: ProviderDescr
     await pipeline.run(ctx);
     return { events, ctx, row: repo.messages.get(draft.reply.id)! };
   };
-  return { config, repo, rpc, attachments, projects, model, logger, pipeline, conversation, reply };
+  return { config, repo, rpc, attachments, projects, model, logger, writes, leases, pipeline, conversation, reply };
 }
 
 describe('the reply pipeline', () => {
@@ -481,6 +484,34 @@ describe('the reply pipeline', () => {
       expect(repo.outbox).toEqual([]);
     });
 
+    it('stores the reply when its final save fails for want of a connection, then works (tried again)', async () => {
+      const { repo, model, logger, reply } = setup();
+      model.script({ type: 'text', delta: 'Lisbon.' });
+      repo.failTimes('finishReply', 2, new Error('timeout exceeded when trying to connect'));
+      const { events, row } = await reply();
+      expect(names(events).slice(-2)).toEqual(['assistant_message', 'done']);
+      expect(row).toMatchObject({ status: 'complete', content: 'Lisbon.' });
+      expect(repo.outbox).toHaveLength(1);
+      expect(logger.said('warn').filter((m) => m === 'A reply write failed; it is tried again')).toHaveLength(2);
+      expect(logger.said('error')).toEqual([]);
+    });
+
+    it("keeps renewing the reply's lease until its final save is over, then stops", async () => {
+      const { repo, model, leases, reply } = setup();
+      model.script({ type: 'text', delta: 'Lisbon.' });
+      const renewedWhileSaving: string[][] = [];
+      const finish = repo.finishReply.bind(repo);
+      repo.finishReply = async (...args) => {
+        await leases.renew();
+        renewedWhileSaving.push(...repo.renewals);
+        return finish(...args);
+      };
+      const { row } = await reply();
+      expect(renewedWhileSaving).toEqual([[row.id]]);
+      await leases.renew();
+      expect(repo.renewals).toEqual([[row.id]]);
+    });
+
     it('reports the storage failure over a model failure when both happen', async () => {
       const { repo, model, reply } = setup();
       model.script(new LlmError('rate_limited', 'The model is busy right now. Please try again in a moment.'));
@@ -542,7 +573,14 @@ describe('the reply pipeline', () => {
       let ctx!: ReplyContext;
       let checkpoints!: ReturnType<CheckpointStep['start']>;
       s.model.script(
-        () => void (checkpoints = new CheckpointStep(s.repo, s.logger, s.config, new ReplyLeases(s.repo, s.logger, s.config)).start(ctx)),
+        () =>
+          void (checkpoints = new CheckpointStep(
+            s.repo,
+            s.logger,
+            s.config,
+            new ReplyLeases(s.repo, s.logger, s.config, s.writes),
+            s.writes,
+          ).start(ctx)),
         { type: 'meta', requestId: 'req-9', model: 'fast' },
         { type: 'text', delta: 'So far' },
         () => {

@@ -10,6 +10,7 @@ import {
   FakeAttachments,
   FakeBroadcastBus,
   FakeChatRepository,
+  aReplyWrites,
   FakeLogger,
   FakeModel,
   FakeRpc,
@@ -61,13 +62,14 @@ function setup(tools: ChatTool<{ city: string }>[], config: Partial<ChatConfig> 
   const attachments = new FakeAttachments();
   const model = new FakeModel();
   const logger = new FakeLogger();
+  const writes = aReplyWrites(logger);
   const pipeline = new ReplyPipeline(
-    new CheckpointStep(repo, logger, settings, new ReplyLeases(repo, logger, settings)),
+    new CheckpointStep(repo, logger, settings, new ReplyLeases(repo, logger, settings, writes), writes),
     new PersonaliseStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
     new PromptStep(repo, attachments, settings, new FakeProjectsRepository(repo)),
     new StreamStep(model, attachments, logger, settings),
     new ToolsStep(new ToolRegistry(tools as ChatTool[]), logger, settings),
-    new StoreStep(repo, logger),
+    new StoreStep(repo, logger, writes),
     logger,
   );
   const drafts = new ReplyDrafts(repo, model, settings);
