@@ -4,7 +4,8 @@
 // users; `chat.search` over the bus, as the gateway calls it, for what people type: every prefix (two
 // letters and more) of words from the rarest to the most common, and pairs of words. Prints p50 / p99.
 //   BENCH_SEARCH_OTHERS (1,000,000), BENCH_SEARCH_MINE (200,000), BENCH_SEARCH_QUERIES (600),
-//   BENCH_TRANSPORTS (in-process,nats)
+//   BENCH_TRANSPORTS (in-process,nats), BENCH_SEARCH_KEEP=1 (keep the seeded database and print its URL,
+//   to profile the queries with EXPLAIN ANALYZE; drop it by hand afterwards)
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -205,7 +206,8 @@ async function run(transport) {
   } finally {
     await db.end();
     await stack.close();
-    await environment.cleanup();
+    if (process.env.BENCH_SEARCH_KEEP) console.log(`  kept the database: ${environment.database.url}`);
+    else await environment.cleanup();
   }
 }
 

@@ -97,6 +97,18 @@ describe.each(TRANSPORTS)('temporary chats over the %s transport', (transport) =
     await owner.get(`/api/v1/chats/${temporary.chat_id}`).expect(404);
   });
 
+  it('refuses to share a temporary chat, with a reason; an ordinary one is shared', async () => {
+    const api = await guest();
+    const temporary = (await api.post('/api/v1/chats/', { temporary: true }).expect(201)).body;
+    await exchange(api, temporary.chat_id, 'Nobody else should read this.');
+    const refused = await api.post(`/api/v1/chats/${temporary.chat_id}/share`).expect(409);
+    expect(refused.body.detail).toMatch(/temporary chat cannot be shared/i);
+    const { rows } = await booted.db.query('SELECT count(*)::int AS n FROM chat.share WHERE chat_id = $1', [temporary.chat_id]);
+    expect(rows[0].n).toBe(0);
+    const ordinary = (await api.post('/api/v1/chats/', {}).expect(201)).body;
+    await api.post(`/api/v1/chats/${ordinary.chat_id}/share`).expect(201);
+  });
+
   it('says in the export that temporary chats are not kept', async () => {
     const api = await guest();
     const zip = await binary(api.get('/api/v1/users/me/export'));

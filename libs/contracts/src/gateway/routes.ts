@@ -566,7 +566,7 @@ export const API = {
       params: chatId,
       response: ShareSchema,
       status: 201,
-      errors: CHAT_NOT_FOUND,
+      errors: { ...CHAT_NOT_FOUND, 409: 'A temporary chat cannot be shared' },
       rpc: CHAT_RPC.share,
     }),
     unshare: defineRoute({
