@@ -307,3 +307,4 @@ export const CHAT_EVENTS = {
 export const CHAT_STOP_SUBJECT = 'chat.generation.stop';
 export * from './reminders';
 export * from './mcp';
+export * from './search-terms';

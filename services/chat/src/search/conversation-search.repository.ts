@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { SearchQuery } from './search-terms';
+import type { SearchQuery } from '@app/contracts/chat';
 
 export interface MessageHitRow {
   id: string;

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
-import type { SearchHit, SearchResults } from '@app/contracts/chat';
+import { highlightsIn, searchQuery, type SearchHit, type SearchResults } from '@app/contracts/chat';
 import { ownerOf } from '../conversations/conversations.service';
 import { ConversationSearchRepository, ownedQuery } from './conversation-search.repository';
-import { searchQuery } from './search-terms';
-import { highlightsIn, snippetOf } from './snippet';
+import { snippetOf } from './snippet';
 
 /** Message candidates read per result wanted: several may be of one conversation. */
 const MESSAGES_PER_RESULT = 3;

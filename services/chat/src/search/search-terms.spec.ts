@@ -1,8 +1,8 @@
-import { fold, searchQuery } from './search-terms';
+import { fold, highlightsIn, searchQuery } from '@app/contracts/chat';
+import { snippetOf } from './snippet';
+import { ownedQuery, ownerKey } from './conversation-search.repository';
 
 const searchTerms = (q: string) => searchQuery(q).terms;
-import { highlightsIn, snippetOf } from './snippet';
-import { ownedQuery, ownerKey } from './conversation-search.repository';
 
 describe('search terms', () => {
   it('folds accents and case as unaccent does, letters without a decomposition included', () => {
