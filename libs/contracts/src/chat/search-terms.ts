@@ -37,6 +37,8 @@ export interface SearchQuery {
   tsquery: string;
   /** Pieces with punctuation inside ("e-mail", "v1.2", "2026-11-26"): each parsed by PostgreSQL as a phrase. */
   phrases: string[];
+  /** Each plain word or unspaced run alone, as a `to_tsquery` text (`tsquery` is them joined by `&`). */
+  words: string[];
   terms: SearchTerm[];
 }
 
@@ -76,7 +78,7 @@ export function searchQuery(q: string): SearchQuery {
       }
     }
   }
-  return { tsquery: words.join(' & '), phrases, terms };
+  return { tsquery: words.join(' & '), words, phrases, terms };
 }
 
 export interface Highlight {
