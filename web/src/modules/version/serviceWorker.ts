@@ -5,7 +5,9 @@
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   const register = () =>
-    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((error: unknown) => console.error('Service worker not registered', error));
+    navigator.serviceWorker
+      .register('/sw.js', { scope: '/' })
+      .catch((error: unknown) => console.error('Service worker not registered', error));
   if (document.readyState === 'complete') void register();
   else window.addEventListener('load', () => void register(), { once: true });
 }

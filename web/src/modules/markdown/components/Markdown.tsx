@@ -168,7 +168,11 @@ function renderTight(tokens: Token[]): ReactNode {
   return tokens.map((token, index) =>
     token.type === 'text' ? (
       <Fragment key={index}>
-        {(token as Tokens.Text).tokens ? renderInline((token as Tokens.Text).tokens) : <MarkedText text={decodeEntities((token as Tokens.Text).text)} />}
+        {(token as Tokens.Text).tokens ? (
+          renderInline((token as Tokens.Text).tokens)
+        ) : (
+          <MarkedText text={decodeEntities((token as Tokens.Text).text)} />
+        )}
       </Fragment>
     ) : (
       <Fragment key={index}>{renderBlock(token, false)}</Fragment>

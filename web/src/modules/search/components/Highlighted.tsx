@@ -16,7 +16,17 @@ export function Highlighted({ text, highlights, className }: HighlightedProps) {
     at = end;
   }
   if (at < text.length) parts.push(text.slice(at));
-  return <>{parts.map((part, i) => (typeof part === 'string' ? part : <mark key={i} className={className}>
-          {part.marked}
-        </mark>))}</>;
+  return (
+    <>
+      {parts.map((part, i) =>
+        typeof part === 'string' ? (
+          part
+        ) : (
+          <mark key={i} className={className}>
+            {part.marked}
+          </mark>
+        ),
+      )}
+    </>
+  );
 }
