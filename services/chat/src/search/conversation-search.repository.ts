@@ -29,8 +29,9 @@ const CANDIDATES = 200;
  * until they hold the candidates, CANDIDATES × rows / matches of them. The two cost the same at
  * about √(CANDIDATES × rows) matches: 6,300 for 200,000 messages, 1,400 for 10,000 conversations.
  * A word PostgreSQL's statistics do not list is estimated at a floor (1,000 of 1.2 million rows in
- * the bench): it is rare, and read from the index (a 10,000-row window read for 200 matches took
- * 25-55 ms on the busy machine, the index 1 ms).
+ * the bench): mostly a rare one, read from the index (a 10,000-row window read for 200 matches took
+ * 25-55 ms on the busy machine, the index 1 ms); a middle one (4,855 matches of "dav") costs as
+ * many row reads either way.
  */
 type Source = { table: 'message' | 'conversation'; columns: string; order: string; newest: number; fromIndexBelow: number; live: string };
 const MESSAGES: Source = {
