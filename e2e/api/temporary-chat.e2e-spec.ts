@@ -51,6 +51,17 @@ describe.each(TRANSPORTS)('temporary chats over the %s transport', (transport) =
     expect(ordinary).toMatchObject({ temporary: false, expires_at: null });
     await exchange(api, ordinary.chat_id, 'I am allergic to peanuts.');
 
+    // Checked first, while it lasts (a busy machine can take longer than its window to learn from the other).
+    // Listed with its flag, for the client to keep it out of the sidebar and show it as temporary.
+    const listed = (await api.get('/api/v1/chats/').expect(200)).body as { chat_id: string; temporary: boolean }[];
+    expect(listed.map((c) => [c.chat_id, c.temporary])).toEqual([
+      [ordinary.chat_id, false],
+      [temporary.chat_id, true],
+    ]);
+    expect((await api.get('/api/v1/chats/search?q=kumquats').expect(200)).body.results).toEqual([]);
+    // Its owner still reads it while it lasts.
+    expect((await api.get(`/api/v1/chats/${temporary.chat_id}`).expect(200)).body.messages).toHaveLength(2);
+
     // The ordinary exchange is learnt from; by then the temporary one would have been too.
     const memories = await eventually(async () => {
       const list = (await api.get('/api/v1/user_memory/').expect(200)).body as { text: string }[];
@@ -62,16 +73,6 @@ describe.each(TRANSPORTS)('temporary chats over the %s transport', (transport) =
       `exchange:${secret.replyId}`,
     ]);
     expect(rows[0].n).toBe(0);
-
-    // Listed with its flag, for the client to keep it out of the sidebar and show it as temporary.
-    const listed = (await api.get('/api/v1/chats/').expect(200)).body as { chat_id: string; temporary: boolean }[];
-    expect(listed.map((c) => [c.chat_id, c.temporary])).toEqual([
-      [ordinary.chat_id, false],
-      [temporary.chat_id, true],
-    ]);
-    expect((await api.get('/api/v1/chats/search?q=kumquats').expect(200)).body.results).toEqual([]);
-    // Its owner still reads it while it lasts.
-    expect((await api.get(`/api/v1/chats/${temporary.chat_id}`).expect(200)).body.messages).toHaveLength(2);
   });
 
   it('deletes a temporary chat once its time is up, messages and all', async () => {
@@ -96,6 +97,18 @@ describe.each(TRANSPORTS)('temporary chats over the %s transport', (transport) =
     await other.delete(`/api/v1/chats/${temporary.chat_id}`).expect(404);
     await owner.delete(`/api/v1/chats/${temporary.chat_id}`).expect(204);
     await owner.get(`/api/v1/chats/${temporary.chat_id}`).expect(404);
+  });
+
+  it('refuses to share a temporary chat, with a reason; an ordinary one is shared', async () => {
+    const api = await guest();
+    const temporary = (await api.post('/api/v1/chats/', { temporary: true }).expect(201)).body;
+    await exchange(api, temporary.chat_id, 'Nobody else should read this.');
+    const refused = await api.post(`/api/v1/chats/${temporary.chat_id}/share`).expect(409);
+    expect(refused.body.detail).toMatch(/temporary chat cannot be shared/i);
+    const { rows } = await booted.db.query('SELECT count(*)::int AS n FROM chat.share WHERE chat_id = $1', [temporary.chat_id]);
+    expect(rows[0].n).toBe(0);
+    const ordinary = (await api.post('/api/v1/chats/', {}).expect(201)).body;
+    await api.post(`/api/v1/chats/${ordinary.chat_id}/share`).expect(201);
   });
 
   it('says in the export that temporary chats are not kept', async () => {

@@ -74,6 +74,10 @@ describe('conversation search in a browser', () => {
       }));
       expect(box.top < box.height && box.bottom > 0).toBe(true);
       expect(await marked.getAttribute('class')).toMatch(/highlight|linked|marked/);
+      // The words typed are marked inside the message, as in the snippet; nothing else is.
+      await marked.locator('mark.search-mark').first().waitFor();
+      expect(await marked.locator('mark.search-mark').allTextContents()).toEqual(['axolotl']);
+      expect(await page.locator('mark.search-mark').count()).toBe(1);
       await screenshot(page, `search-opened-${name}`);
       // Accents and case do not matter.
       if (name === 'narrow') await page.getByRole('button', { name: 'Show sidebar' }).click();

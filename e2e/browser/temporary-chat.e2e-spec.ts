@@ -24,6 +24,11 @@ describe('temporary chats in a browser', () => {
       await page.locator('.message--assistant').first().waitFor();
       await page.getByRole('heading', { name: 'Temporary chat', level: 1 }).waitFor();
       await page.getByRole('note').filter({ hasText: 'Temporary chat.' }).waitFor();
+      // Not shareable: no share button, and the conversation's menu offers no sharing either.
+      await page.getByRole('button', { name: 'Conversation options' }).click();
+      await page.locator('.menu__popup:not([hidden])').waitFor();
+      expect(await page.getByRole('button', { name: /share conversation/i }).count()).toBe(0);
+      await page.keyboard.press('Escape');
       await screenshot(page, `temporary-chat-${name}`);
       // Not in the sidebar.
       if (name === 'narrow') await page.getByRole('button', { name: 'Show sidebar' }).click();

@@ -25,7 +25,8 @@ export async function startProduct(env: NodeJS.ProcessEnv = {}): Promise<Product
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first.`);
   if (!existsSync(join(root, 'web/dist/index.html'))) throw new Error('web/dist is missing: run `npm run build` first.');
   const dataDir = mkdtempSync(join(tmpdir(), 'assistant-browser-'));
-  const port = await freePort();
+  // A given PORT keeps the origin across restarts (the installable suite's "new build").
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const pgPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, [main], {
     env: {

@@ -322,3 +322,4 @@ export const CHAT_STOP_SUBJECT = 'chat.generation.stop';
 export * from './reminders';
 export * from './mcp';
 export * from './projects';
+export * from './search-terms';

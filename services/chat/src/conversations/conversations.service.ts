@@ -13,6 +13,7 @@ export const CONVERSATION_NOT_FOUND = 'Conversation not found';
 export const MESSAGE_NOT_FOUND = 'Message not found';
 export const PROJECT_NOT_FOUND = 'Project not found';
 export const TEMPORARY_NOT_IN_PROJECT = 'A temporary chat cannot be in a project.';
+export const TEMPORARY_NOT_SHAREABLE = 'A temporary chat cannot be shared: it is deleted when it is closed.';
 export const SHARE_NOT_FOUND = 'This shared conversation does not exist or is no longer shared.';
 
 /** The caller's id; every call is about their own conversations. */
@@ -101,8 +102,10 @@ export class ConversationsService {
     return toMessageView(await this.repo.saveMessage(message));
   }
 
+  /** A link to a conversation; never to a temporary chat (it is kept for no one, so shown to no one). */
   async share(caller: Caller, chatId: string) {
     const conversation = await this.requireConversation(caller, chatId);
+    if (conversation.expiresAt !== null) throw DomainError.conflict(TEMPORARY_NOT_SHAREABLE);
     const share =
       (await this.repo.activeShare(conversation.userId, conversation.id)) ??
       (await this.repo.insertShare({ id: randomBytes(12).toString('base64url'), chatId: conversation.id, userId: conversation.userId }));

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
-import type { SearchHit, SearchResults } from '@app/contracts/chat';
+import { highlightsIn, searchQuery, type SearchHit, type SearchResults } from '@app/contracts/chat';
 import { ownerOf } from '../conversations/conversations.service';
-import { ConversationSearchRepository, ownedQuery } from './conversation-search.repository';
-import { searchQuery } from './search-terms';
-import { highlightsIn, snippetOf } from './snippet';
+import { ConversationSearchRepository, ownedSearch } from './conversation-search.repository';
+import { snippetOf } from './snippet';
 
 /** Message candidates read per result wanted: several may be of one conversation. */
 const MESSAGES_PER_RESULT = 3;
@@ -22,9 +21,9 @@ export class ConversationSearchService {
     const userId = ownerOf(caller);
     const query = searchQuery(input.q);
     const terms = query.terms;
-    const tsquery = terms.length ? await this.repo.compile(query) : null;
-    if (!tsquery) return { q: input.q, results: [] };
-    const owned = ownedQuery(tsquery, userId);
+    const compiled = terms.length ? await this.repo.compile(query) : null;
+    if (!compiled) return { q: input.q, results: [] };
+    const owned = ownedSearch(compiled, userId);
     const [titles, messages] = await Promise.all([
       this.repo.titles(userId, owned, input.limit),
       this.repo.messages(userId, owned, input.limit * MESSAGES_PER_RESULT),

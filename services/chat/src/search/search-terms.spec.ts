@@ -1,8 +1,8 @@
-import { fold, searchQuery } from './search-terms';
+import { fold, highlightsIn, searchQuery } from '@app/contracts/chat';
+import { snippetOf } from './snippet';
+import { ownedQuery, ownerKey } from './conversation-search.repository';
 
 const searchTerms = (q: string) => searchQuery(q).terms;
-import { highlightsIn, snippetOf } from './snippet';
-import { ownedQuery, ownerKey } from './conversation-search.repository';
 
 describe('search terms', () => {
   it('folds accents and case as unaccent does, letters without a decomposition included', () => {
@@ -21,6 +21,7 @@ describe('search terms', () => {
   it('gives pieces with punctuation inside to PostgreSQL as phrases, and drops pieces without a word', () => {
     expect(searchQuery("it's & | ! <-> ( ) :* 'x' \\ \"y\" e-mail 2026-11-26")).toEqual({
       tsquery: '',
+      words: [],
       phrases: ["it's", "'x'", '"y"', 'e-mail', '2026-11-26'],
       terms: [
         { text: 'it', prefix: false, phrase: false },
@@ -34,7 +35,7 @@ describe('search terms', () => {
         { text: '26', prefix: false, phrase: false },
       ],
     });
-    expect(searchQuery('!!! --- ...')).toEqual({ tsquery: '', phrases: [], terms: [] });
+    expect(searchQuery('!!! --- ...')).toEqual({ tsquery: '', words: [], phrases: [], terms: [] });
   });
 
   it('keeps words of other scripts as typed, and cuts unspaced scripts into phrases of characters', () => {

@@ -1,31 +1,4 @@
-import { fold, UNSPACED, WORD_PIECES, type SearchTerm } from './search-terms';
-
-export interface Highlight {
-  start: number;
-  end: number;
-}
-
-/** Where the terms are in a text (UTF-16 offsets, in order): a whole word for a word, the characters for a phrase. */
-export function highlightsIn(text: string, terms: SearchTerm[]): Highlight[] {
-  const found: Highlight[] = [];
-  const words = terms.filter((t) => !UNSPACED.test(t.text));
-  const runs = terms.filter((t) => UNSPACED.test(t.text));
-  for (const match of text.matchAll(WORD_PIECES)) {
-    const start = match.index;
-    const piece = match[0];
-    if (UNSPACED.test(piece)) {
-      for (const run of runs) {
-        for (let at = piece.indexOf(run.text); at >= 0; at = piece.indexOf(run.text, at + run.text.length)) {
-          found.push({ start: start + at, end: start + at + run.text.length });
-        }
-      }
-      continue;
-    }
-    const word = fold(piece);
-    if (words.some((t) => (t.prefix ? word.startsWith(t.text) : word === t.text))) found.push({ start, end: start + piece.length });
-  }
-  return found.sort((a, b) => a.start - b.start);
-}
+import { highlightsIn, type Highlight, type SearchTerm } from '@app/contracts/chat';
 
 export interface Snippet {
   snippet: string;

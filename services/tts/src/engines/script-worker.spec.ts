@@ -32,8 +32,10 @@ describe('ScriptWorker (Flite in a worker thread)', () => {
     await expect(flite.run(JOB)).rejects.toThrow('The flite worker is closed');
   });
 
-  it('never keeps a process alive: a worker that was used and never closed lets it exit', async () => {
-    const ended = await runAlone(`
+  it(
+    'never keeps a process alive: a worker that was used and never closed lets it exit',
+    async () => {
+      const ended = await runAlone(`
       const { FliteWorker } = require('./services/tts/src/engines/flite-worker.ts');
       const busy = setInterval(() => undefined, 1000);
       new FliteWorker(24000).run(${JSON.stringify(JOB)}).then((samples) => {
@@ -41,13 +43,17 @@ describe('ScriptWorker (Flite in a worker thread)', () => {
         console.log('spoke ' + samples.length);
       });
     `);
-    expect(ended).toMatchObject({ code: 0, signal: null });
-    expect(ended.stdout).toMatch(/^spoke [1-9]\d+/);
-  }, HANG_MS + 30_000);
+      expect(ended).toMatchObject({ code: 0, signal: null });
+      expect(ended.stdout).toMatch(/^spoke [1-9]\d+/);
+    },
+    HANG_MS + 30_000,
+  );
 
-  it('lets a process exit when the service closes between two rounds of the warm-up', async () => {
-    // The warm-up speaks up to four times; the shutdown comes right after its first round.
-    const ended = await runAlone(`
+  it(
+    'lets a process exit when the service closes between two rounds of the warm-up',
+    async () => {
+      // The warm-up speaks up to four times; the shutdown comes right after its first round.
+      const ended = await runAlone(`
       const { FliteVoice } = require('./services/tts/src/engines/offline-voices.ts');
       const { OfflineSpeechEngine } = require('./services/tts/src/engines/offline.engine.ts');
       const flite = new FliteVoice(2);
@@ -67,6 +73,8 @@ describe('ScriptWorker (Flite in a worker thread)', () => {
       const busy = setInterval(() => undefined, 1000);
       engine.warmUp().catch((error) => console.log('warm-up ended: ' + error.message)).finally(() => clearInterval(busy));
     `);
-    expect(ended).toMatchObject({ code: 0, signal: null });
-  }, HANG_MS + 30_000);
+      expect(ended).toMatchObject({ code: 0, signal: null });
+    },
+    HANG_MS + 30_000,
+  );
 });

@@ -161,7 +161,7 @@ export const chatRoutes = {
     params: chatId,
     response: ShareSchema,
     status: 201,
-    errors: CHAT_NOT_FOUND,
+    errors: { ...CHAT_NOT_FOUND, 409: 'A temporary chat cannot be shared' },
     rpc: CHAT_RPC.share,
   }),
   unshare: defineRoute({

@@ -7,14 +7,15 @@ import { MoveToProjectDialog } from '../../projects/components/MoveToProjectDial
 import { useConversations } from '../hooks/chatQueries';
 import { useState } from 'react';
 
-type ChatHeaderProps = { title: string; chatId?: string; withActions: boolean };
+type ChatHeaderProps = { title: string; chatId?: string; withActions: boolean; shareable?: boolean };
 
 /**
  * The conversation's title, with its share button and menu once it exists. On a phone the title
  * has the room (two lines, then an ellipsis): sharing moves into the menu, the theme to the sidebar.
+ * A temporary chat is not `shareable` (the server refuses it too): no share button nor menu item.
  */
-export function ChatHeader({ title, chatId, withActions }: ChatHeaderProps) {
-  const shareVisible = useUi((s) => s.shareChatButtonVisible);
+export function ChatHeader({ title, chatId, withActions, shareable = true }: ChatHeaderProps) {
+  const shareVisible = useUi((s) => s.shareChatButtonVisible) && shareable;
   const { data: conversations } = useConversations();
   const [moving, setMoving] = useState(false);
   const conversation = chatId ? conversations?.find((c) => c.chat_id === chatId) : undefined;

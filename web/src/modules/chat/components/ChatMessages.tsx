@@ -1,3 +1,4 @@
+import type { SearchTerm } from '@app/contracts/chat/search-terms';
 import type { ReplyDraft } from '../state/replyStore';
 import { latestLeafFrom, siblingsOf, type DisplayMessage } from '../utils/history';
 import { useFeedback, useSwitchBranch } from '../hooks/chatQueries';
@@ -12,7 +13,7 @@ type ChatMessagesProps = {
   /** The user's message of the exchange streaming, until it is stored. */
   pendingUser: DisplayMessage | null;
   draft: ReplyDraft | null;
-  linked: { target: string | null; highlighted: string | null };
+  linked: { target: string | null; highlighted: string | null; marks: SearchTerm[] | null };
   onEdit: (text: string, previousMessageId: string | null) => void;
   onRegenerate: (assistant: DisplayMessage) => void;
   onRetry: () => void;
@@ -45,6 +46,7 @@ export function ChatMessages({ chatId, visible, all, pendingUser, draft, linked,
           onFeedback={message.isUser ? undefined : (value, verbose) => feedback.mutate({ messageId: message.id, feedback: value, verbose })}
           highlighted={linked.highlighted === message.id}
           linked={linked.target === message.id}
+          marks={linked.target === message.id ? linked.marks : null}
         />
       ))}
       {pendingUser && <MessageItem message={pendingUser} busy />}

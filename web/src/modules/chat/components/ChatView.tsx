@@ -42,7 +42,7 @@ export function ChatView({ chatId }: ChatViewProps) {
 
   return (
     <div className="chat" data-dragging={drop.dragging || undefined} {...drop.handlers}>
-      <ChatHeader title={view.title} chatId={chatId} withActions={!view.notFound} />
+      <ChatHeader title={view.title} chatId={chatId} withActions={!view.notFound} shareable={!view.temporary} />
       {drop.dragging && (
         <div className="drop-hint" aria-hidden="true">
           <Icon name="paperclip" size={28} />
@@ -90,7 +90,7 @@ export function ChatView({ chatId }: ChatViewProps) {
           <p className="chat__disclaimer">The assistant can make mistakes. Check important information.</p>
         </div>
       </main>
-      {chatId && <ShareDialog chatId={chatId} />}
+      {chatId && !view.temporary && <ShareDialog chatId={chatId} />}
     </div>
   );
 }

@@ -14,6 +14,8 @@ import { Sources } from './Sources';
 import { ToolRuns } from './ToolRuns';
 import { IconButton } from '../../../ui/IconButton';
 import { ReadAloudButton } from '../../voice/components/ReadAloudButton';
+import { MarkedText, SearchMarks } from '../../search/components/SearchMarks';
+import type { SearchTerm } from '@app/contracts/chat/search-terms';
 
 type Branch = { index: number; count: number; onSwitch: (index: number) => void };
 
@@ -31,6 +33,8 @@ type MessageItemProps = {
   highlighted?: boolean;
   /** The message a link leads to: it takes the focus. */
   linked?: boolean;
+  /** Opened from a search: the words of the query, marked in the text. */
+  marks?: SearchTerm[] | null;
 };
 
 /** Where a message is in the page (the memories page links to it). */
@@ -69,6 +73,7 @@ export function MessageItem({
   shareId,
   highlighted,
   linked,
+  marks = null,
 }: MessageItemProps) {
   const body = useRef<HTMLDivElement>(null);
   const [editing, setEditing] = useState(false);
@@ -117,7 +122,9 @@ export function MessageItem({
           </form>
         ) : (
           <div className="message__bubble" ref={body}>
-            {message.text}
+            <SearchMarks terms={marks}>
+              <MarkedText text={message.text} />
+            </SearchMarks>
           </div>
         )}
         {!editing && (
@@ -175,7 +182,9 @@ export function MessageItem({
       <Reasoning text={typeof metadata.reasoning === 'string' ? metadata.reasoning : ''} />
       {showRewritten && metadata.rewritten_query && <p className="rewritten">Searched for: “{metadata.rewritten_query}”</p>}
       <div className="message__body" ref={body}>
-        <LazyMarkdown text={linkCitations(message.text, metadata.citations)} />
+        <SearchMarks terms={marks}>
+          <LazyMarkdown text={linkCitations(message.text, metadata.citations)} />
+        </SearchMarks>
       </div>
       <Attachments files={message.files} shareId={shareId} label="Images and files of the reply" />
       <Sources citations={metadata.citations} />

@@ -1,3 +1,9 @@
+/**
+ * How a search query is cut into terms, and where the terms are in a text: shared by the chat
+ * service (the query it compiles, the snippets' highlights) and the web client (the words marked in
+ * an opened result's message), so both mark the same words. No dependencies.
+ */
+
 /** Characters of scripts written without spaces (Thai, Japanese kana, CJK ideographs, Hangul): one word each. */
 const UNSPACED_CHARS = '\\u0e00-\\u0e7f\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff';
 export const UNSPACED = new RegExp(`[${UNSPACED_CHARS}]`, 'u');
@@ -31,6 +37,8 @@ export interface SearchQuery {
   tsquery: string;
   /** Pieces with punctuation inside ("e-mail", "v1.2", "2026-11-26"): each parsed by PostgreSQL as a phrase. */
   phrases: string[];
+  /** Each plain word or unspaced run alone, as a `to_tsquery` text (`tsquery` is them joined by `&`). */
+  words: string[];
   terms: SearchTerm[];
 }
 
@@ -70,5 +78,32 @@ export function searchQuery(q: string): SearchQuery {
       }
     }
   }
-  return { tsquery: words.join(' & '), phrases, terms };
+  return { tsquery: words.join(' & '), words, phrases, terms };
+}
+
+export interface Highlight {
+  start: number;
+  end: number;
+}
+
+/** Where the terms are in a text (UTF-16 offsets, in order): a whole word for a word, the characters for a phrase. */
+export function highlightsIn(text: string, terms: SearchTerm[]): Highlight[] {
+  const found: Highlight[] = [];
+  const words = terms.filter((t) => !UNSPACED.test(t.text));
+  const runs = terms.filter((t) => UNSPACED.test(t.text));
+  for (const match of text.matchAll(WORD_PIECES)) {
+    const start = match.index;
+    const piece = match[0];
+    if (UNSPACED.test(piece)) {
+      for (const run of runs) {
+        for (let at = piece.indexOf(run.text); at >= 0; at = piece.indexOf(run.text, at + run.text.length)) {
+          found.push({ start: start + at, end: start + at + run.text.length });
+        }
+      }
+      continue;
+    }
+    const word = fold(piece);
+    if (words.some((t) => (t.prefix ? word.startsWith(t.text) : word === t.text))) found.push({ start, end: start + piece.length });
+  }
+  return found.sort((a, b) => a.start - b.start);
 }
