@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchRecorder } from './bench-record.mjs';
 import { build } from './build.mjs';
 import { percentile, reachable, root } from './lib.mjs';
 
@@ -114,4 +115,16 @@ for (const { transport, baseline, rpc } of rows) {
     `${pad(transport, 12)}${pad(Math.round(baseline.rps), 16)}${pad(baseline.p99, 8)}${pad(Math.round(rpc.rps), 16)}${pad(rpc.p99, 8)}${pad(rpc.ratio.toFixed(2), 13)}${pad((rpc.rps / baseline.rps).toFixed(2), 12)}${(rpc.p99 / baseline.p99).toFixed(2)}`,
   );
 }
+// The floor of a hop is the same answer given by the gateway itself, loaded in the same rounds.
+const record = benchRecorder('hop');
+for (const { transport, baseline, rpc } of rows) {
+  const p99Times = rpc.p99 / baseline.p99;
+  record.row(
+    `requests/s through the bus against the gateway alone, ${transport}`,
+    `${rpc.ratio.toFixed(2)} (${Math.round(rpc.rps)} vs ${Math.round(baseline.rps)} req/s); p99 ${rpc.p99} vs ${baseline.p99} ms: ${p99Times.toFixed(2)}× (load average ${os.loadavg()[0].toFixed(1)})`,
+    'ratio at least 0.8, p99 at most 1.5×',
+    rpc.ratio >= 0.8 && p99Times <= 1.5,
+  );
+}
+record.save();
 process.exit(0);
