@@ -6,7 +6,8 @@
 //     model (stream: true), its SSE read with a minimal parser, each text delta written to the
 //     client at once as `event: text` (one write per delta), then `done`.
 //   bare start (bench-start, FLOOR_DATABASE_URL set): the same, after one INSERT of the message on
-//     the same PostgreSQL (pg, a pool of 20 as the product's).
+//     the same PostgreSQL (pg, a pool of 10: the product's chat service has 20, but the shared
+//     machine's PostgreSQL runs out of connections; the CPU per start does not depend on it).
 // It speaks over the IPC channel: { type: 'cpu' } answers its process.cpuUsage(); it says
 // { ready: url } once it listens. No auth, no validation, no storage of the reply: the floor.
 import { Agent, createServer, request } from 'node:http';
@@ -20,7 +21,8 @@ const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 let pool;
 if (process.env.FLOOR_DATABASE_URL) {
   const { Pool } = createRequire(join(root, 'package.json'))('pg');
-  pool = new Pool({ connectionString: process.env.FLOOR_DATABASE_URL, max: 20 });
+  pool = new Pool({ connectionString: process.env.FLOOR_DATABASE_URL, max: 10 });
+  pool.on('error', () => undefined);
   await pool.query(
     'CREATE TABLE IF NOT EXISTS bench_floor_messages (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), chat_id text NOT NULL, content text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
   );
@@ -33,7 +35,14 @@ const server = createServer((req, res) => {
   req.on('data', (chunk) => (body += chunk));
   req.on('end', async () => {
     const { content } = JSON.parse(body);
-    if (pool) await pool.query('INSERT INTO bench_floor_messages (chat_id, content) VALUES ($1, $2)', [req.url.split('/')[4], content]);
+    if (pool) {
+      try {
+        await pool.query('INSERT INTO bench_floor_messages (chat_id, content) VALUES ($1, $2)', [req.url.split('/')[4], content]);
+      } catch (error) {
+        res.writeHead(503).end(String(error)); // counted as refused by the clients
+        return;
+      }
+    }
     const ask = JSON.stringify({ model: 'floor', input: [{ role: 'user', content }], stream: true });
     const upstream = request(
       {

@@ -53,7 +53,7 @@ export class StreamStep {
       if (ctx.stop.signal.aborted) throw ctx.stop.signal.reason;
       throw error instanceof LlmError ? error : new LlmError('unavailable', MODEL_FAILED, { cause: error });
     } finally {
-      out.flush();
+      out.close();
     }
     if (ctx.stop.signal.aborted) throw ctx.stop.signal.reason;
   }
@@ -109,11 +109,17 @@ export class StreamStep {
     const { stop } = ctx;
     const { LLM_STALL_TIMEOUT_MS: stallMs, LLM_TOTAL_TIMEOUT_MS: totalMs } = this.config;
     const total = setTimeout(() => stop.abort(new LlmError('timeout', TOO_LONG)), Math.max(0, totalMs - (Date.now() - ctx.startedAt)));
-    let stall = setTimeout(() => stop.abort(new LlmError('timeout', STALLED)), stallMs);
+    // One stall timer, not one per event: when it fires early (an event came since), it waits for the rest.
+    let lastEventAt = performance.now();
+    const checkStall = () => {
+      const quietMs = performance.now() - lastEventAt;
+      if (quietMs >= stallMs) stop.abort(new LlmError('timeout', STALLED));
+      else stall = setTimeout(checkStall, stallMs - quietMs);
+    };
+    let stall = setTimeout(checkStall, stallMs);
     try {
       for await (const event of events) {
-        clearTimeout(stall);
-        stall = setTimeout(() => stop.abort(new LlmError('timeout', STALLED)), stallMs);
+        lastEventAt = performance.now();
         yield event;
         if (stop.signal.aborted) throw new ReplyStopped();
       }
