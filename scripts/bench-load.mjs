@@ -171,7 +171,10 @@ async function child() {
         if (arrivals.length && model.deltas.length) firstOverhead.push(arrivals[0].at - started - (model.deltas[0] - model.at));
       });
       const failures = results.filter((r) => r.failed).map((r) => r.failed);
-      return { added, steady, firstOverhead, refused: results.filter((r) => r.refused).length, failures };
+      // The steady window, in epoch ms (comparable across processes): every stream started → the last delta.
+      const lastArrival = Math.max(...results.map((r) => r.arrivals.at(-1)?.at ?? -Infinity));
+      const window = { from: performance.timeOrigin + allStarted, to: performance.timeOrigin + lastArrival };
+      return { added, steady, firstOverhead, refused: results.filter((r) => r.refused).length, failures, window };
     },
     start: async ({ base, token, chats, markers }) => {
       const results = await Promise.all(markers.map((marker, i) => post(base, token, chats[i], marker, true)));

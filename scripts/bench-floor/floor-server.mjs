@@ -8,12 +8,14 @@
 //   bare start (bench-start, FLOOR_DATABASE_URL set): the same, after one INSERT of the message on
 //     the same PostgreSQL (pg, a pool of 10: the product's chat service has 20, but the shared
 //     machine's PostgreSQL runs out of connections; the CPU per start does not depend on it).
-// It speaks over the IPC channel: { type: 'cpu' } answers its process.cpuUsage(); it says
+// It speaks over the IPC channel: { type: 'cpu' } answers its process.cpuUsage(), { type: 'cpuBetween',
+// from, to } the CPU µs it used between two instants (epoch ms); it says
 // { ready: url } once it listens. No auth, no validation, no storage of the reply: the floor.
 import { Agent, createServer, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sampleCpu } from './floor.mjs';
 
 const root = join(fileURLToPath(import.meta.url), '../../..');
 const model = new URL(process.env.FLOOR_MODEL_URL); // the fake's base URL, …/v1
@@ -75,8 +77,10 @@ const server = createServer((req, res) => {
   });
 });
 server.listen(0, '127.0.0.1', () => process.send({ ready: `http://127.0.0.1:${server.address().port}` }));
+const sampler = sampleCpu();
 process.on('message', (message) => {
   if (message.type === 'cpu') process.send({ cpu: process.cpuUsage() });
+  if (message.type === 'cpuBetween') process.send({ cpuBetween: sampler.between(message.from, message.to) });
 });
 process.on('disconnect', async () => {
   await pool?.query('DROP TABLE IF EXISTS bench_floor_messages').catch(() => undefined);

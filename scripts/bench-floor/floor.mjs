@@ -33,6 +33,12 @@ export async function spawnFloor({ modelUrl, databaseUrl, profileDir }) {
       child.send({ type: 'cpu' });
       return answer;
     },
+    /** CPU µs the floor process used between two instants (epoch ms), from its samples. */
+    cpuBetween: (from, to) => {
+      const answer = next('cpuBetween');
+      child.send({ type: 'cpuBetween', from, to });
+      return answer;
+    },
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -44,3 +50,30 @@ export async function spawnFloor({ modelUrl, databaseUrl, profileDir }) {
 
 /** CPU µs used between two process.cpuUsage() readings. */
 export const cpuSpent = (before, after) => after.user - before.user + (after.system - before.system);
+
+/**
+ * This process's CPU, sampled every `intervalMs` (epoch ms, µs used so far), so that the CPU of a
+ * window known only afterwards (from when every stream had started to the last delta) can be read:
+ * `between(from, to)` interpolates. The sampler's own cost is one timer every `intervalMs`.
+ */
+export function sampleCpu(intervalMs = 20) {
+  const samples = [];
+  const take = () => {
+    const { user, system } = process.cpuUsage();
+    samples.push([performance.timeOrigin + performance.now(), user + system]);
+    if (samples.length > 100_000) samples.splice(0, 50_000);
+  };
+  take();
+  const timer = setInterval(take, intervalMs);
+  timer.unref();
+  const at = (t) => {
+    take();
+    let i = samples.findIndex(([when]) => when >= t);
+    if (i === -1) return samples.at(-1)[1];
+    if (i === 0) return samples[0][1];
+    const [t0, c0] = samples[i - 1];
+    const [t1, c1] = samples[i];
+    return c0 + ((c1 - c0) * (t - t0)) / Math.max(1e-9, t1 - t0);
+  };
+  return { between: (from, to) => at(to) - at(from), stop: () => clearInterval(timer) };
+}
