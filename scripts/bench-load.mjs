@@ -6,7 +6,7 @@
 // it" compare exactly.
 //
 // `spawnLoad()` starts it and answers a handle; the child speaks over the IPC channel:
-//   { type: 'reply', reply: { firstDelayMs, text?, intervalMs?, silent? } }  what the model answers
+//   { type: 'reply', reply: { firstDelayMs, text?, intervalMs?, holdMs?, silent? } }  what the model answers
 //   { type: 'stream', base, token, chats, markers }  each client streams a whole reply
 //   { type: 'start', base, token, chats, markers }   each client reads up to the first text delta
 //   { type: 'stop' }
@@ -146,7 +146,12 @@ async function child() {
       fake.reset();
       const steps = reply.silent
         ? [{ delayMs: 20 * 60_000 }]
-        : [{ delayMs: reply.firstDelayMs }, { text: reply.text, intervalMs: reply.intervalMs }];
+        : [
+            { delayMs: reply.firstDelayMs },
+            { text: reply.text, intervalMs: reply.intervalMs },
+            // The reply goes on after a pause (a start measured apart from the reply's end).
+            ...(reply.holdMs ? [{ delayMs: reply.holdMs }, { text: ' end' }] : []),
+          ];
       fake.setDefaultReply('responses', () => ({ steps }));
       return null;
     },
@@ -185,7 +190,13 @@ async function child() {
         if (model && arrivals.length && model.deltas.length) overhead.push(arrivals[0].at - started - (model.deltas[0] - model.at));
       });
       const failures = results.filter((r) => r.failed || r.refused).map((r) => r.failed ?? 'refused (503 or 429)');
-      return { overhead, failures };
+      // From the first POST to the last first delta, in epoch ms (comparable across processes).
+      const firsts = results.filter((r) => r.arrivals.length).map((r) => r.arrivals[0].at);
+      const window = {
+        from: performance.timeOrigin + Math.min(...results.map((r) => r.started)),
+        to: performance.timeOrigin + Math.max(...firsts),
+      };
+      return { overhead, failures, window };
     },
     stop: async () => {
       await fake.stop(); // ends the silent model calls
