@@ -29,6 +29,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnLoad } from './bench-load.mjs';
+import { cpuSpent, sampleCpu, spawnFloor } from './bench-floor/floor.mjs';
+import { measureSseParsing } from './bench-floor/sse-parse.mjs';
 import { benchRecorder } from './bench-record.mjs';
 import { build } from './build.mjs';
 import { guestToken, newConversation, percentile, reachable, root } from './lib.mjs';
@@ -200,6 +202,7 @@ for (const transport of transports) {
     continue;
   }
   const load = await spawnLoad();
+  const floor = await spawnFloor({ modelUrl: load.baseURL, profileDir });
   const text = Array.from({ length: tokens }, (_, i) => `t${i}`).join(' ');
   const reply = { firstDelayMs, text, intervalMs };
   const usePostgres = await reachable(testing.machine.databaseUrl.replace(/^postgres/, 'http'));
@@ -234,8 +237,11 @@ for (const transport of transports) {
       for (let i = 0; i < concurrency; i++) chats.push(await newChat());
       const profiling = profileDir && concurrency === Math.max(...levels) ? await startProfile() : undefined;
       const cpu = process.cpuUsage();
-      const { added, steady, firstOverhead, refused, failures, load: busy } = await load.stream(stack.url, token, chats, markers);
+      const sampler = sampleCpu();
+      const { added, steady, firstOverhead, refused, failures, load: busy, window } = await load.stream(stack.url, token, chats, markers);
       const used = process.cpuUsage(cpu);
+      const steadyCpu = sampler.between(window.from, window.to);
+      sampler.stop();
       if (profiling) console.log(`CPU profile: ${await profiling.stop(`stream-${transport}-${concurrency}`)}`);
       console.log(
         `${transport}: ${concurrency} streams; the load process used ${(busy.cpuShare * 100).toFixed(0)} % of a core, its event loop's delay p99 ${busy.lagP99Ms.toFixed(1)} ms`,
@@ -253,30 +259,86 @@ for (const transport of transports) {
         first50: percentile(firstOverhead, 50),
         first99: percentile(firstOverhead, 99),
         cpuPerDeltaUs: (used.user + used.system) / Math.max(1, added.length),
+        // Once every stream had started: the relay's own cost, the starts apart (they have their own row).
+        steadyCpuPerDeltaUs: steadyCpu / Math.max(1, steady.length),
       });
-      console.log(`${transport}: ${concurrency} streams done`);
+      // The floor at the same level, same clients, same fake model, right after: the bare relay.
+      await load.reply(reply);
+      const floorMarkers = Array.from({ length: concurrency }, (_, i) => `floor-${concurrency}-${i}`);
+      const floorCpu = await floor.cpu();
+      const bare = await load.stream(
+        floor.url,
+        token,
+        floorMarkers.map(() => 'floor'),
+        floorMarkers,
+      );
+      const floorUsed = cpuSpent(floorCpu, await floor.cpu());
+      Object.assign(rows.at(-1), {
+        floor: {
+          deltas: bare.added.length,
+          p50: percentile(bare.added, 50),
+          p99: percentile(bare.added, 99),
+          steady99: percentile(bare.steady, 99),
+          first50: percentile(bare.firstOverhead, 50),
+          cpuPerDeltaUs: floorUsed / Math.max(1, bare.added.length),
+          steadyCpuPerDeltaUs: (await floor.cpuBetween(bare.window.from, bare.window.to)) / Math.max(1, bare.steady.length),
+        },
+      });
+      console.log(`${transport}: ${concurrency} streams done (and the bare relay)`);
     }
     if (idleStreams > 0) idleRows.push({ transport, ...(await holdIdle(stack.url, token, load, stack.runtime.databaseUrl)) });
   } finally {
     await stack.close();
     await environment?.cleanup();
     await load.stop();
+    await floor.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 const pad = (s, n) => String(s).padEnd(n);
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-');
+const ratio = (a, b) => (Number.isFinite(a / b) ? `${(a / b).toFixed(1)}×` : '-');
 console.log(
-  `\nStreaming (${availableParallelism()} cores): ${tokens} tokens every ${intervalMs} ms after ${firstDelayMs} ms; latency added between the model and the SSE client (goal: p99 under 10 ms)`,
+  `\nStreaming (${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' ',
+    )}): ${tokens} tokens every ${intervalMs} ms after ${firstDelayMs} ms; latency added between the model and the SSE client. Each row: the product / the bare relay (scripts/bench-floor, same run, same clients and model)`,
 );
 console.log(
-  `${pad('transport', 12)}${pad('streams', 9)}${pad('refused', 9)}${pad('deltas', 9)}${pad('added p50 ms', 14)}${pad('added p99 ms', 14)}${pad('steady p99 ms', 15)}${pad('POST→1st delta overhead p50', 29)}${pad('p99', 9)}product CPU per delta µs`,
+  `${pad('transport', 12)}${pad('streams', 9)}${pad('refused', 9)}${pad('deltas', 13)}${pad('added p50 ms', 16)}${pad('added p99 ms', 16)}${pad('steady p99 ms', 20)}${pad('POST→1st delta p50 ms', 23)}${pad('p99', 9)}CPU per delta µs (ratio)`,
 );
-for (const r of rows)
+for (const r of rows) {
+  const f = r.floor ?? {};
   console.log(
-    `${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.refused, 9)}${pad(r.deltas, 9)}${pad(ms(r.p50), 14)}${pad(ms(r.p99), 14)}${pad(`${ms(r.steady99)} (${r.steady})`, 15)}${pad(ms(r.first50), 29)}${pad(ms(r.first99), 9)}${r.cpuPerDeltaUs.toFixed(0)}`,
+    `${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.refused, 9)}${pad(`${r.deltas}/${f.deltas}`, 13)}${pad(`${ms(r.p50)} / ${ms(f.p50)}`, 16)}${pad(`${ms(r.p99)} / ${ms(f.p99)}`, 16)}${pad(`${ms(r.steady99)} / ${ms(f.steady99)}`, 20)}${pad(`${ms(r.first50)} / ${ms(f.first50)}`, 23)}${pad(ms(r.first99), 9)}${pad(`${r.cpuPerDeltaUs.toFixed(0)} / ${f.cpuPerDeltaUs?.toFixed(0)} (${ratio(r.cpuPerDeltaUs, f.cpuPerDeltaUs)})`, 26)}${r.steadyCpuPerDeltaUs.toFixed(0)} / ${f.steadyCpuPerDeltaUs?.toFixed(0)} (${ratio(r.steadyCpuPerDeltaUs, f.steadyCpuPerDeltaUs)})`,
   );
+}
+const record = benchRecorder('stream');
+for (const r of rows.filter((row) => row.concurrency >= 100 && row.floor)) {
+  const times = r.steadyCpuPerDeltaUs / r.floor.steadyCpuPerDeltaUs;
+  record.row(
+    `CPU per delta once every stream had started, ${r.concurrency} streams, ${r.transport}`,
+    `${r.steadyCpuPerDeltaUs.toFixed(0)} µs; the bare relay ${r.floor.steadyCpuPerDeltaUs.toFixed(0)} µs: ${times.toFixed(1)}× (the whole level, starts included: ${r.cpuPerDeltaUs.toFixed(0)} / ${r.floor.cpuPerDeltaUs.toFixed(0)} µs, ${ratio(r.cpuPerDeltaUs, r.floor.cpuPerDeltaUs)})`,
+    'at most 3× the bare relay',
+    times <= 3,
+  );
+  record.row(
+    `added latency once every stream had started, p99, ${r.concurrency} streams, ${r.transport}`,
+    `${ms(r.steady99)} ms (all deltas: ${ms(r.p99)} ms); the bare relay ${ms(r.floor.steady99)} ms (${ms(r.floor.p99)} ms)`,
+    'at most 50 ms',
+    r.steady99 <= 50,
+  );
+}
+const parsing = await measureSseParsing();
+record.row(
+  "SSE parsing of the model's stream per event (in memory, one event per chunk)",
+  `openai SDK ${parsing.sdkUs.toFixed(1)} µs; a minimal parser ${parsing.minimalUs.toFixed(1)} µs`,
+  'measured, to decide whether the SDK is the cost',
+  null,
+);
+record.save();
 if (idleRows.length) {
   console.log(
     `\nIdle reply streams held open (goal: 5,000 under 1 GiB); memory of the product's process (gateway + chat + the other services)`,

@@ -191,6 +191,21 @@ export const ReplyEventSchema = z.discriminatedUnion('event', [
 ]);
 export type ReplyEvent = z.infer<typeof ReplyEventSchema>;
 
+/** Exactly `{ event: 'text' | 'reasoning', data: { delta: string } }`: what ReplyEventSchema accepts of them, checked by hand (the stream's hot path). */
+export function isDeltaEvent(value: unknown): value is Extract<ReplyEvent, { event: 'text' | 'reasoning' }> {
+  if (typeof value !== 'object' || value === null) return false;
+  const { event, data } = value as { event?: unknown; data?: unknown };
+  if ((event !== 'text' && event !== 'reasoning') || typeof data !== 'object' || data === null) return false;
+  if (typeof (data as { delta?: unknown }).delta !== 'string' || Object.getPrototypeOf(data) !== Object.prototype) return false;
+  return keyCount(value) === 2 && keyCount(data) === 1;
+}
+
+function keyCount(value: object): number {
+  let count = 0;
+  for (const key in value) if (Object.hasOwn(value, key)) count++;
+  return count;
+}
+
 // ---- Calls to the chat service --------------------------------------------------------------------
 
 export const CHAT_RPC = {
@@ -253,12 +268,14 @@ export const CHAT_RPC = {
     subject: 'chat.message.send',
     request: SendMessageBodySchema.extend({ chat_id: id }).strict(),
     chunk: ReplyEventSchema,
+    hotChunk: isDeltaEvent,
     description: 'Store a message and stream the reply',
   }),
   regenerate: defineStream({
     subject: 'chat.message.regenerate',
     request: z.object({ message_id: id }).strict(),
     chunk: ReplyEventSchema,
+    hotChunk: isDeltaEvent,
     description: 'Answer a message again, as a new branch',
   }),
   stop: defineRpc({
