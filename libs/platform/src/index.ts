@@ -43,3 +43,4 @@ export * from './transport/stream-inbox';
 export type { TelemetryHandle } from './telemetry/telemetry';
 export * from './http/route-access';
 export * from './streams/rechunk';
+export * from './throttler/throttler';

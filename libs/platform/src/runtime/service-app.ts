@@ -17,6 +17,7 @@ import { platformMetrics } from '../telemetry/metrics';
 import { BusServer } from '../transport/bus-server';
 import { RpcHandler } from '../transport/decorators';
 import { EventPublisher } from '../transport/event-publisher';
+import { Throttler } from '../throttler/throttler';
 import { RpcClient } from '../transport/rpc-client';
 import { BUS, HealthService, SERVICE_NAME } from './health.service';
 import { drainService, ServiceLifecycle, type DrainOutcome } from './lifecycle';
@@ -116,6 +117,7 @@ function rootModule(
       { provide: ServiceLifecycle, useValue: lifecycle },
       HealthService,
       ProcessedEventsPruner,
+      Throttler,
     ],
     exports: [
       SERVICE_NAME,
@@ -130,6 +132,7 @@ function rootModule(
       Outbox,
       ServiceLifecycle,
       HealthService,
+      Throttler,
     ],
   };
 }

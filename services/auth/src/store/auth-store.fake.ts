@@ -1,6 +1,6 @@
 import { Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AppLogger, EventPublisher, KEY_VALUE_STORE, MemoryStore, RpcClient, SERVICE_CONFIG } from '@app/platform';
+import { AppLogger, EventPublisher, KEY_VALUE_STORE, MemoryStore, RpcClient, SERVICE_CONFIG, Throttler } from '@app/platform';
 import { SMS_RPC } from '@app/contracts/sms';
 import { AccountDeletionEntity } from '../account/account-deletion.entity';
 import { AccountService } from '../account/account.service';
@@ -343,6 +343,7 @@ export async function authUnit(config: Partial<AuthConfig> = {}): Promise<AuthUn
       CampaignsService,
       LoginService,
       PhoneLoginService,
+      Throttler,
       UsersService,
       AccountService,
     ],
