@@ -44,3 +44,4 @@ export type { TelemetryHandle } from './telemetry/telemetry';
 export * from './http/route-access';
 export * from './streams/rechunk';
 export * from './throttler/throttler';
+export * from './streams/observe';

@@ -221,14 +221,24 @@ function phoneLimits(config: PhoneConfig) {
     detail,
   });
   return {
-    codesPerIp: limit('auth:codes:ip', config.PHONE_CODES_PER_IP, 3_600_000, 'Too many codes were requested from your network. Try again in an hour.'),
+    codesPerIp: limit(
+      'auth:codes:ip',
+      config.PHONE_CODES_PER_IP,
+      3_600_000,
+      'Too many codes were requested from your network. Try again in an hour.',
+    ),
     codesPerNumber: limit(
       'auth:codes:number',
       config.PHONE_CODES_PER_NUMBER,
       600_000,
       'Too many codes were requested for this number. Try again in 10 minutes.',
     ),
-    verifiesPerIp: limit('auth:verify:ip', config.PHONE_VERIFY_PER_IP, 3_600_000, 'Too many sign-in attempts from your network. Try again in an hour.'),
+    verifiesPerIp: limit(
+      'auth:verify:ip',
+      config.PHONE_VERIFY_PER_IP,
+      3_600_000,
+      'Too many sign-in attempts from your network. Try again in an hour.',
+    ),
   };
 }
 

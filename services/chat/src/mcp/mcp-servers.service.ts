@@ -7,7 +7,15 @@ import type { ChatConfig } from '../config';
 import { ownerOf } from '../conversations/conversations.service';
 import { OutboundRefused } from '../tools/outbound/guarded-fetch';
 import { OutboundHttp } from '../tools/outbound/outbound-http';
-import { callMcpTool, listMcpTools, McpServerError, withMcpServer, type McpCallOutcome, type McpToolInfo } from './mcp-client';
+import {
+  callServerTool,
+  listServerTools,
+  McpServerError,
+  reasonOf,
+  type McpCallOutcome,
+  type McpTarget,
+  type McpToolInfo,
+} from './mcp-client';
 import { auth as oauth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { McpServersRepository, type McpServerRecord, type McpServerStore } from './mcp-servers.repository';
 import { McpOAuthProvider, type McpOAuthState } from './mcp-oauth.provider';
@@ -200,17 +208,15 @@ export class McpServersService {
 
   /** Calls one tool of a server (a reply's tool call); McpServerError when the server fails to answer. */
   async call(server: McpServerRecord, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallOutcome> {
-    try {
-      return await withMcpServer(
-        this.targetOf(server),
-        this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
-        { signal, timeoutMs: this.config.MCP_TIMEOUT_MS },
-        (client) => callMcpTool(client, tool, args, { signal, timeoutMs: this.config.MCP_TIMEOUT_MS }),
-      );
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw new McpServerError(reasonOf(error), { cause: error });
-    }
+    return callServerTool(
+      this.targetOf(server),
+      this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
+      { tool, args },
+      {
+        signal,
+        timeoutMs: this.config.MCP_TIMEOUT_MS,
+      },
+    );
   }
 
   private async checkedUrl(raw: string): Promise<string> {
@@ -222,15 +228,9 @@ export class McpServersService {
     }
   }
 
-  private async listTools(target: Parameters<typeof withMcpServer>[0]): Promise<McpToolInfo[]> {
-    const signal = AbortSignal.timeout(this.config.MCP_TIMEOUT_MS);
+  private async listTools(target: McpTarget): Promise<McpToolInfo[]> {
     try {
-      return await withMcpServer(
-        target,
-        this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
-        { signal, timeoutMs: this.config.MCP_TIMEOUT_MS },
-        (client) => listMcpTools(client, { signal, timeoutMs: this.config.MCP_TIMEOUT_MS }),
-      );
+      return await listServerTools(target, this.outbound.fetchLike(this.config.MCP_MAX_BYTES), this.config.MCP_TIMEOUT_MS);
     } catch (error) {
       this.logger.warn({ msg: 'An MCP server could not be listed', error: reasonOf(error) }, 'McpServersService');
       throw DomainError.badRequest(`The server's tools could not be listed: ${reasonOf(error)}`);
@@ -256,11 +256,6 @@ export class McpServersService {
 }
 
 /** A failure in words (the SDK's and the guard's messages are about the exchange, never our secrets). */
-export function reasonOf(error: unknown): string {
-  if (error instanceof OutboundRefused) return error.reason;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/Bearer\s+\S+/gi, 'Bearer …').slice(0, 300) || 'it did not answer';
-}
 
 export function toView(server: McpServerRecord, authorizationUrl: string | null = null): McpServer {
   const waiting = server.auth === 'oauth' && !server.listedAt;

@@ -20,7 +20,12 @@ export class VoiceRateLimiter {
 
   /** Counts one request of the user; throws 429 past the limit. */
   take(scope: 'speech' | 'stt', userId: string): Promise<void> {
-    const limit = { name: `tts:rate:${scope}`, limit: this.config.TTS_REQUESTS_PER_MINUTE, windowMs: 60_000, detail: TOO_MANY_VOICE_REQUESTS };
+    const limit = {
+      name: `tts:rate:${scope}`,
+      limit: this.config.TTS_REQUESTS_PER_MINUTE,
+      windowMs: 60_000,
+      detail: TOO_MANY_VOICE_REQUESTS,
+    };
     return this.throttler.take(limit, userId, this.now());
   }
 }

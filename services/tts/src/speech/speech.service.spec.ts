@@ -19,6 +19,7 @@ const request = (fields: Partial<SpeechRequest> = {}): SpeechRequest => ({
 
 class FakeEngine implements SpeechEngine {
   readonly name = 'openai' as const;
+  readonly takesModelSetting = true;
   jobs: SpeechJob[] = [];
   failWith: Error | null = null;
   voices(): Voices {
