@@ -45,3 +45,4 @@ export * from './http/route-access';
 export * from './streams/rechunk';
 export * from './throttler/throttler';
 export * from './streams/observe';
+export * from './http/public-url';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import type { McpServer } from '@app/contracts/chat';
-import { AppLogger, DomainError, RUNTIME_ENV, SERVICE_CONFIG, type RuntimeEnv } from '@app/platform';
+import { AppLogger, DomainError, publicUrlFor, RUNTIME_ENV, SERVICE_CONFIG, type RuntimeEnv } from '@app/platform';
 import type { ChatConfig } from '../config';
 import { ownerOf } from '../conversations/conversations.service';
 import { OutboundRefused } from '../tools/outbound/guarded-fetch';
@@ -137,7 +137,7 @@ export class McpServersService {
   /** The SDK's OAuth client for a server, saving what the flow keeps (sealed) in its row. */
   private oauthOf(server: McpServerRecord): { provider: McpOAuthProvider; kept: McpOAuthState } {
     const kept: McpOAuthState = server.oauthSealed ? (JSON.parse(this.opened(server.oauthSealed, server.id)) as McpOAuthState) : {};
-    const redirect = `${this.config.PUBLIC_URL.replace(/\/$/, '')}/settings/mcp-callback`;
+    const redirect = publicUrlFor(this.config.PUBLIC_URL, '/settings/mcp-callback');
     const provider = new McpOAuthProvider(server.id, redirect, kept, async (state) => {
       await this.repo.update(server.userId, server.id, { oauthSealed: this.sealed(JSON.stringify(state), server.id) });
     });
