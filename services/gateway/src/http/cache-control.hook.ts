@@ -1,0 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+
+/** What the API answers is personal unless a route says otherwise (file bodies, the export...): `no-store`. */
+export function registerApiCacheControl(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/v1/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+}
