@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import type { LoginOutcome } from '@app/contracts/auth';
-import { optedOutOfTextsDetail, SMS_RPC } from '@app/contracts/sms';
+import { optedOutOfTextsDetail, SMS_RPC, stripPhoneFormatting } from '@app/contracts/sms';
 import { AppLogger, DomainError, RpcClient, SERVICE_CONFIG, Throttler, type ThrottleLimit } from '@app/platform';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -80,7 +80,7 @@ export class PhoneLoginService implements OnApplicationBootstrap {
 
   /** A number in E.164 form, refused when invalid or from a blocked country. */
   normalize(input: string): string {
-    const parsed = parsePhoneNumberFromString(input.replace(/[\s().-]/g, ''));
+    const parsed = parsePhoneNumberFromString(stripPhoneFormatting(input));
     if (!parsed || !parsed.isValid()) throw DomainError.badRequest(PHONE_TEXT.invalidNumber);
     if (parsed.country && this.config.BLOCKED_COUNTRIES.includes(parsed.country)) {
       throw new DomainError('forbidden', REGION_BLOCKED, 451);

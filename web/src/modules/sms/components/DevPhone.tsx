@@ -6,7 +6,8 @@ import { Spinner } from '../../../ui/Spinner';
 import type { SmsServiceInfo } from '../api/smsApi';
 import { useGroups } from '../hooks/smsQueries';
 import { useDevPhone, type ThreadItem } from '../hooks/useDevPhone';
-import { formatPhone, normalisePhone, randomDevNumber } from '../utils/phone';
+import { normalisePhone } from '@app/contracts/sms';
+import { formatPhone, randomDevNumber } from '../utils/phone';
 
 /** After this long without a reply, the thread says what may be wrong. */
 const SLOW_REPLY_MS = 20_000;
