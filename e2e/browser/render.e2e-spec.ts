@@ -1,5 +1,5 @@
 import type { BrowserContext, Page, Route } from 'playwright-core';
-import { screenshot, scriptedModelSuite, VIEWPORTS } from './support/product';
+import { openGuestChat, screenshot, scriptedModelSuite, VIEWPORTS } from './support/product';
 import { until } from '../support/until';
 
 /**
@@ -189,10 +189,7 @@ describe('a reply rendered and read as people write it; the frame of the app (is
   async function openChat(viewport: { width: number; height: number } = VIEWPORTS.wide): Promise<{ context: BrowserContext; page: Page }> {
     const context = await suite.browser.newContext({ baseURL: suite.product.url, viewport, deviceScaleFactor: 1 });
     context.setDefaultTimeout(20_000);
-    const page = await context.newPage();
-    await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
-    await page.goto('/chat');
-    await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+    const { page } = await openGuestChat(context);
     return { context, page };
   }
 

@@ -125,6 +125,20 @@ export function scriptedModelSuite(options: {
   return suite;
 }
 
+/**
+ * A new page of `context` on the empty chat as a guest, past the first-time dialog, its page errors
+ * collected in `errors` (a test reads them at its end).
+ */
+export async function openGuestChat(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
+  await page.goto('/chat');
+  await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+  return { page, errors };
+}
+
 export const VIEWPORTS = { narrow: { width: 390, height: 844 }, wide: { width: 1440, height: 900 } } as const;
 
 export async function newContext(
