@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { axeViolations } from './support/axe';
-import { expectFocus, newContext, productSuite, screenshot, VIEWPORTS } from './support/product';
+import { expectFocus, newContext, openGuestChat, productSuite, screenshot, VIEWPORTS } from './support/product';
 
 type Viewport = { width: number; height: number };
 
@@ -17,12 +17,7 @@ describe('conversation search in a browser', () => {
     const context = bypassCSP
       ? await suite.browser.newContext({ baseURL: suite.product.url, viewport, bypassCSP: true })
       : await newContext(suite.browser, suite.product.url, viewport);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
-    await page.goto('/chat');
-    await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+    const { page, errors } = await openGuestChat(context);
     return { context, page, errors };
   }
 

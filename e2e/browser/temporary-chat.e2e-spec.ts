@@ -1,4 +1,4 @@
-import { newContext, productSuite, screenshot, VIEWPORTS } from './support/product';
+import { newContext, openGuestChat, productSuite, screenshot, VIEWPORTS } from './support/product';
 
 /** Temporary chats (issue 25, part 4) in Chromium: marked while open, never in the sidebar, deleted when left. */
 describe('temporary chats in a browser', () => {
@@ -7,12 +7,7 @@ describe('temporary chats in a browser', () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     it(`starts a temporary chat, marks it, keeps it out of the sidebar and deletes it when left (${name})`, async () => {
       const context = await newContext(suite.browser, suite.product.url, viewport);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(String(error)));
-      await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
-      await page.goto('/chat');
-      await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+      const { page, errors } = await openGuestChat(context);
       const toggle = page.getByRole('button', { name: 'Temporary chat' });
       await toggle.click();
       expect(await toggle.getAttribute('aria-pressed')).toBe('true');

@@ -44,3 +44,6 @@ export * from './transport/stream-inbox';
 export type { TelemetryHandle } from './telemetry/telemetry';
 export * from './http/route-access';
 export * from './streams/rechunk';
+export * from './throttler/throttler';
+export * from './streams/observe';
+export * from './http/public-url';

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { AppLogger, BUS, KEY_VALUE_STORE, RUNTIME_ENV, RpcClient, type Runtime } from '@app/platform';
+import { AppLogger, BUS, KEY_VALUE_STORE, RUNTIME_ENV, RpcClient, Throttler, type Runtime } from '@app/platform';
 import { AccountController } from './account/account.controller';
 import { DevSmsController } from './account/dev-sms.controller';
 import { AuthController } from './auth/auth.controller';
@@ -58,6 +58,7 @@ export class GatewayModule {
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: BUS, useValue: runtime.bus },
         { provide: KEY_VALUE_STORE, useValue: runtime.kv },
+        Throttler,
         { provide: AppLogger, useValue: logger },
         { provide: RpcClient, useValue: RpcClient.forRuntime(runtime) },
         { provide: BuildInfo, useValue: new BuildInfo(config.GIT_COMMIT) },

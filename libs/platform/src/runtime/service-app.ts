@@ -17,6 +17,7 @@ import { platformMetrics } from '../telemetry/metrics';
 import { BusServer } from '../transport/bus-server';
 import { RpcHandler } from '../transport/decorators';
 import { EventPublisher } from '../transport/event-publisher';
+import { Throttler } from '../throttler/throttler';
 import { RpcClient } from '../transport/rpc-client';
 import { BUS, HealthService, SERVICE_NAME } from './health.service';
 import { drainService, ServiceLifecycle, type DrainOutcome } from './lifecycle';
@@ -117,6 +118,7 @@ function rootModule(
       { provide: ServiceLifecycle, useValue: lifecycle },
       HealthService,
       ProcessedEventsPruner,
+      Throttler,
     ],
     exports: [
       SERVICE_NAME,
@@ -131,6 +133,7 @@ function rootModule(
       Outbox,
       ServiceLifecycle,
       HealthService,
+      Throttler,
     ],
   };
 }

@@ -4,7 +4,7 @@ import { SHARED_FILE_ACCESS } from '@app/contracts/files';
 import { RpcHandler, type RpcInput } from '@app/platform';
 import { ConversationsService } from '../conversations/conversations.service';
 import { RepliesService } from '../replies/replies.service';
-import { ConversationSearchService } from '../search/conversation-search.service';
+import { ConversationSearchService } from '../conversation-search/conversation-search.service';
 
 /** The chat service's calls: each a one-line delegation. */
 @Controller()

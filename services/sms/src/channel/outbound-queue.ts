@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { API } from '@app/contracts/gateway';
-import { AppLogger, SERVICE_CONFIG } from '@app/platform';
+import { AppLogger, publicUrlFor, SERVICE_CONFIG } from '@app/platform';
 import type { SmsConfig } from '../config';
 import { SMS_SENDER, SmsSendError, type OutgoingSms, type SmsSender } from '../sms/senders/sms-sender';
 import { destinationRefusal, type DestinationPolicy } from './destinations';
@@ -51,7 +51,7 @@ export class OutboundQueue {
     @Inject(SendCeiling) private readonly ceiling: Pick<SendCeiling, 'reserve'>,
     private readonly logger: AppLogger,
   ) {
-    this.statusCallback = config.PUBLIC_URL ? `${config.PUBLIC_URL.replace(/\/$/, '')}${API.sms.twilioStatus.path}` : undefined;
+    this.statusCallback = publicUrlFor(config.PUBLIC_URL, API.sms.twilioStatus.path);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { isLoopbackRequest } from './dev-sms.controller';
+import { isLoopbackRequest } from './dev-only.guard';
 
 const request = (remoteAddress: string | undefined, headers: Record<string, string> = {}) =>
   ({ raw: { socket: { remoteAddress } }, headers: { host: '127.0.0.1:8080', ...headers } }) as unknown as Parameters<
