@@ -298,6 +298,8 @@ export const CHAT_EVENTS = {
       assistant_message_id: z.string(),
       user_text: z.string(),
       assistant_text: z.string(),
+      /** Imported history (issue 25): what is learnt from it waits for the user's confirmation (/confirm-memories). */
+      unconfirmed: z.boolean().optional(),
     }),
     description: 'A message and its reply, complete',
   }),
@@ -307,3 +309,4 @@ export const CHAT_EVENTS = {
 export const CHAT_STOP_SUBJECT = 'chat.generation.stop';
 export * from './reminders';
 export * from './mcp';
+export * from './imports';

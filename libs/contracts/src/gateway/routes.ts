@@ -95,6 +95,7 @@ import {
 } from '../files/index';
 import { SpeechRequestSchema, SttInfoSchema, TranscriptionSchema, TTS_RPC, VoicesSchema } from '../tts/index';
 import { defineRoute, routeEntries, type RouteDeclaration } from './route';
+import { importRoutes } from './routes/imports';
 import { LivenessResponseSchema, ReadinessQuerySchema, ReadinessResponseSchema, VersionResponseSchema } from './schemas';
 
 /** Path ids are checked by the gateway against these before any handler runs, worded as the services word them. */
@@ -120,6 +121,7 @@ const TwilioFormSchema = TwilioWebhookSchema.shape.params;
  * exactly these (a test walks its router), /api/docs describes them, the web client calls them.
  */
 export const API = {
+  imports: importRoutes,
   operations: {
     liveness: defineRoute({
       method: 'GET',

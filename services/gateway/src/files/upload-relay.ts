@@ -44,7 +44,12 @@ async function* partBytes(stream: Readable): AsyncGenerator<Buffer> {
  * chunk: a program is refused before the rest is sent), the size limit (each chunk) and the text
  * check (commit) happen where the rules live.
  */
-export async function relayUpload(request: FastifyRequest, rpc: RpcClient, caller: Caller): Promise<FileUploadResult> {
+export async function relayUpload(
+  request: FastifyRequest,
+  rpc: RpcClient,
+  caller: Caller,
+  purpose: 'attachment' | 'import' = 'attachment',
+): Promise<FileUploadResult> {
   if (!request.isMultipart()) throw new DomainError('unsupported_media_type', NOT_MULTIPART);
   let part: MultipartFile | undefined;
   try {
@@ -61,7 +66,11 @@ export async function relayUpload(request: FastifyRequest, rpc: RpcClient, calle
   }
   let session: { upload_id: string; chunk_bytes: number };
   try {
-    session = await rpc.call(FILES_RPC.uploadBegin, { filename: part.filename ?? '', declared_type: part.mimetype || null }, caller);
+    session = await rpc.call(
+      FILES_RPC.uploadBegin,
+      { filename: part.filename ?? '', declared_type: part.mimetype || null, ...(purpose === 'import' ? { purpose } : {}) },
+      caller,
+    );
   } catch (error) {
     await drain(part.file);
     throw error;
