@@ -11,3 +11,4 @@ export * from './fakes/fake-openai';
 export * from './fakes/fake-s3';
 export * from './fakes/fake-web';
 export * from './fakes/fake-mcp';
+export * from './export-zips';
