@@ -52,19 +52,23 @@ export type ApiInit = RequestInit & {
  * session storage), the user id and label (cut at 100), and a fresh request id; an answer's
  * X-User-Session-Id replaces the stored session id.
  */
+/** The product's own headers on a same-origin request (session, user, request id, bearer token). */
+export function identityHeaders(headers: Headers, bearer = true): Headers {
+  const who = identity();
+  const sessionId = readStorage(STORAGE_KEYS.userSessionId, 'session');
+  if (sessionId) headers.set(HEADERS.userSessionId, sessionId);
+  if (who.userId) headers.set(HEADERS.userId, who.userId);
+  if (who.userLabel) headers.set(HEADERS.userLabel, userLabelHeader(who.userLabel));
+  headers.set(HEADERS.requestId, randomId());
+  if (bearer && who.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${who.accessToken}`);
+  return headers;
+}
+
 export async function apiFetch(url: string, init: ApiInit = {}): Promise<Response> {
   const { bearer = true, extraHeaders, ...request } = init;
   const headers = new Headers(request.headers);
   const sameOrigin = isSameOrigin(url);
-  if (sameOrigin) {
-    const who = identity();
-    const sessionId = readStorage(STORAGE_KEYS.userSessionId, 'session');
-    if (sessionId) headers.set(HEADERS.userSessionId, sessionId);
-    if (who.userId) headers.set(HEADERS.userId, who.userId);
-    if (who.userLabel) headers.set(HEADERS.userLabel, userLabelHeader(who.userLabel));
-    headers.set(HEADERS.requestId, randomId());
-    if (bearer && who.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${who.accessToken}`);
-  }
+  if (sameOrigin) identityHeaders(headers, bearer);
   if (request.body !== undefined && typeof request.body === 'string' && !headers.has('content-type'))
     headers.set('content-type', 'application/json');
   for (const [name, value] of Object.entries(extraHeaders ?? {})) headers.set(name, value);
