@@ -1,4 +1,4 @@
-import { FakeOpenAI, TRANSPORTS } from '@app/testing';
+import { claudeExportZip, FakeOpenAI, TRANSPORTS } from '@app/testing';
 import { ApiClient, eventually } from '../support/api-client';
 import {
   closeFuzzAgent,
@@ -54,6 +54,7 @@ interface Fixtures {
   fileId?: string;
   signature?: { expires: string; signature: string };
   memoryId?: string;
+  importId?: string;
 }
 
 jest.setTimeout(Math.max(120_000, CASES * 200));
@@ -133,6 +134,15 @@ describe.each(TRANSPORTS)('the API under fuzzed input over the %s transport', (t
       const link = new URL(presigned, url);
       signature = { expires: link.searchParams.get('expires')!, signature: link.searchParams.get('signature')! };
     }
+    // An import of a small Claude export (its routes take an import id).
+    const zip = await owner
+      .auth(owner.http.post('/api/v1/imports/uploads'))
+      .attach('file', claudeExportZip(), { filename: 'export.zip', contentType: 'application/zip' });
+    const importId =
+      zip.status === 201
+        ? ((await owner.post('/api/v1/imports/', { object_store_object_id: zip.body.object_store_object_id }).expect(202)).body
+            .import_id as string)
+        : undefined;
     const memoryId = await eventually(async () => {
       const list = (await owner.get('/api/v1/user_memory').expect(200)).body as { user_memory_id: string }[];
       return list[0]?.user_memory_id;
@@ -148,6 +158,7 @@ describe.each(TRANSPORTS)('the API under fuzzed input over the %s transport', (t
       fileId,
       signature,
       memoryId,
+      importId,
     };
   }
 
@@ -176,6 +187,8 @@ describe.each(TRANSPORTS)('the API under fuzzed input over the %s transport', (t
           return fixtures.fileId;
         case 'share_id':
           return fixtures.shareId;
+        case 'import_id':
+          return fixtures.importId;
         case 'expires':
           return fixtures.signature?.expires;
         case 'signature':

@@ -25,7 +25,14 @@ type Import = {
   skipped_total: number;
   error: string | null;
 };
-type Message = { message_id: string; content: string; sender: string; previous_message_id: string | null; created_at: string; metadata: { files: { mime_type: string }[] } };
+type Message = {
+  message_id: string;
+  content: string;
+  sender: string;
+  previous_message_id: string | null;
+  created_at: string;
+  metadata: { files: { mime_type: string }[] };
+};
 
 /**
  * Importing ChatGPT and Claude history end to end, as `npm start` runs it: the zip uploaded through
@@ -56,11 +63,14 @@ describe.each(TRANSPORTS)('imports over the %s transport', (transport) => {
   /** Uploads a zip, imports it and waits for its end. */
   const importZip = async (api: ApiClient, bytes: Buffer, body: Record<string, unknown> = {}) => {
     const uploaded = await uploadZip(api, bytes).expect(201);
-    const started = await api.post('/api/v1/imports/', { object_store_object_id: uploaded.body.object_store_object_id, ...body }).expect(202);
+    const started = await api
+      .post('/api/v1/imports/', { object_store_object_id: uploaded.body.object_store_object_id, ...body })
+      .expect(202);
     expect(['queued', 'running']).toContain(started.body.status);
     return finished(api, started.body.import_id);
   };
-  const conversations = async (api: ApiClient) => (await api.get('/api/v1/chats/').expect(200)).body as { chat_id: string; conversation_title: string }[];
+  const conversations = async (api: ApiClient) =>
+    (await api.get('/api/v1/chats/').expect(200)).body as { chat_id: string; conversation_title: string }[];
   const chat = async (api: ApiClient, title: string) => {
     const found = (await conversations(api)).find((c) => c.conversation_title === title);
     expect(found).toBeDefined();
@@ -110,10 +120,20 @@ describe.each(TRANSPORTS)('imports over the %s transport', (transport) => {
   it("imports a Claude export: branches, the newest leaf open, attachments' text kept, uploaded files listed", async () => {
     const api = await guest();
     const done = await importZip(api, claudeExportZip(), { source: 'claude' });
-    expect(done).toMatchObject({ status: 'done', source: 'claude', conversations_imported: 2, messages_imported: 7, attachments_imported: 1 });
+    expect(done).toMatchObject({
+      status: 'done',
+      source: 'claude',
+      conversations_imported: 2,
+      messages_imported: 7,
+      attachments_imported: 1,
+    });
     expect(done.skipped).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ kind: 'attachment', conversation: 'Sourdough starter', reason: expect.stringContaining('not their bytes') }),
+        expect.objectContaining({
+          kind: 'attachment',
+          conversation: 'Sourdough starter',
+          reason: expect.stringContaining('not their bytes'),
+        }),
       ]),
     );
     const sourdough = await chat(api, 'Sourdough starter');

@@ -17,7 +17,19 @@ const T0 = Date.UTC(2025, 5, 1, 10, 0, 0) / 1000;
 type Node = { id: string; parent: string | null; children: string[]; message: Record<string, unknown> | null };
 
 function chatGptMessage(id: string, role: string, content: Record<string, unknown>, at: number, extra: Record<string, unknown> = {}) {
-  return { id, author: { role, name: null, metadata: {} }, create_time: at, update_time: null, content, status: 'finished_successfully', end_turn: true, weight: 1, metadata: {}, recipient: 'all', ...extra };
+  return {
+    id,
+    author: { role, name: null, metadata: {} },
+    create_time: at,
+    update_time: null,
+    content,
+    status: 'finished_successfully',
+    end_turn: true,
+    weight: 1,
+    metadata: {},
+    recipient: 'all',
+    ...extra,
+  };
 }
 const text = (...parts: string[]) => ({ content_type: 'text', parts });
 
@@ -65,12 +77,26 @@ export function chatGptConversations(tag = '') {
           T0 + 10,
         ),
       ],
-      ['think', 'u1', chatGptMessage('think', 'assistant', { content_type: 'thoughts', thoughts: [{ summary: 'Planning', content: '...' }] }, T0 + 11)],
+      [
+        'think',
+        'u1',
+        chatGptMessage('think', 'assistant', { content_type: 'thoughts', thoughts: [{ summary: 'Planning', content: '...' }] }, T0 + 11),
+      ],
       ['a1', 'think', chatGptMessage('a1', 'assistant', text('Day one: Alfama.'), T0 + 20, { metadata: { model_slug: 'gpt-4o' } })],
-      ['a1b', 'think', chatGptMessage('a1b', 'assistant', text('Day one: Belém, then Alfama.'), T0 + 30, { metadata: { model_slug: 'gpt-4o' } })],
+      [
+        'a1b',
+        'think',
+        chatGptMessage('a1b', 'assistant', text('Day one: Belém, then Alfama.'), T0 + 30, { metadata: { model_slug: 'gpt-4o' } }),
+      ],
       ['u2', 'a1b', chatGptMessage('u2', 'user', text('And the food?'), T0 + 40)],
       ['u2b', 'a1b', chatGptMessage('u2b', 'user', text('Where should we eat?'), T0 + 50)],
-      ['a2', 'u2', chatGptMessage('a2', 'assistant', { content_type: 'code', language: 'python', text: 'search("food")' }, T0 + 41, { recipient: 'python' })],
+      [
+        'a2',
+        'u2',
+        chatGptMessage('a2', 'assistant', { content_type: 'code', language: 'python', text: 'search("food")' }, T0 + 41, {
+          recipient: 'python',
+        }),
+      ],
       ['t2', 'a2', chatGptMessage('t2', 'tool', { content_type: 'execution_output', text: 'results' }, T0 + 42)],
       ['a3', 't2', chatGptMessage('a3', 'assistant', text('Try pastéis de nata.'), T0 + 43)],
     ]),
@@ -158,7 +184,9 @@ export function chatGptExportZip(conversations: unknown[] = chatGptConversations
 
 /** A Claude export zip: conversations.json beside users.json and projects.json. */
 export function claudeExportZip(conversations: unknown[] = claudeConversations()): Buffer {
-  return Buffer.from(zipSync({ 'conversations.json': json(conversations), 'users.json': json([{ uuid: 'u' }]), 'projects.json': json([]) }));
+  return Buffer.from(
+    zipSync({ 'conversations.json': json(conversations), 'users.json': json([{ uuid: 'u' }]), 'projects.json': json([]) }),
+  );
 }
 
 /** Any files as a zip (for odd cases: no conversations.json, invalid JSON, ...). */

@@ -80,12 +80,19 @@ export function detectSource(raw: unknown): ImportSource | null {
 }
 
 /** A conversation of the export in the product's terms, or why it cannot be imported. */
-export function convert(source: ImportSource, raw: unknown): { ok: true; conversation: ImportedConversation } | { ok: false; reason: string } {
+export function convert(
+  source: ImportSource,
+  raw: unknown,
+): { ok: true; conversation: ImportedConversation } | { ok: false; reason: string } {
   const schema = source === 'chatgpt' ? ChatGptConversationSchema : ClaudeConversationSchema;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, reason: `Not a ${source === 'chatgpt' ? 'ChatGPT' : 'Claude'} conversation: ${issue?.path.join('.') || 'it'} ${issue?.message ?? ''}`.trim() };
+    return {
+      ok: false,
+      reason:
+        `Not a ${source === 'chatgpt' ? 'ChatGPT' : 'Claude'} conversation: ${issue?.path.join('.') || 'it'} ${issue?.message ?? ''}`.trim(),
+    };
   }
   return {
     ok: true,
@@ -282,7 +289,11 @@ export function fromClaude(raw: z.infer<typeof ClaudeConversationSchema>): Impor
     }
     const content = texts.join('\n\n').trim();
     if (!content && attachments.length === 0) continue;
-    const parent = tree ? (message.parent_message_uuid && message.parent_message_uuid !== CLAUDE_ROOT ? message.parent_message_uuid : null) : previous;
+    const parent = tree
+      ? message.parent_message_uuid && message.parent_message_uuid !== CLAUDE_ROOT
+        ? message.parent_message_uuid
+        : null
+      : previous;
     messages.push({
       sourceId: message.uuid,
       parentSourceId: parent,

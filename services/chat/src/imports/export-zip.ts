@@ -52,7 +52,9 @@ export class ExportZip {
         if (name.endsWith('/')) continue;
         if (entry.isEncrypted()) throw new ImportRefused('The zip is encrypted.');
         if (entry.uncompressedSize > limits.maxEntryBytes)
-          throw new ImportRefused(`A file in the zip is too large (${mib(entry.uncompressedSize)}; the limit is ${mib(limits.maxEntryBytes)}).`);
+          throw new ImportRefused(
+            `A file in the zip is too large (${mib(entry.uncompressedSize)}; the limit is ${mib(limits.maxEntryBytes)}).`,
+          );
         total += entry.uncompressedSize;
         if (total > limits.maxUncompressedBytes)
           throw new ImportRefused(`The zip unpacks to more than ${mib(limits.maxUncompressedBytes)}.`);

@@ -362,7 +362,11 @@ class ImportRun {
       }
       let seq = 0;
       for await (const chunk of rechunk(await open(), session.chunk_bytes)) {
-        await this.rpc.call(FILES_RPC.uploadChunk, { upload_id: session.upload_id, seq: seq++, data: chunk.toString('base64') }, this.caller);
+        await this.rpc.call(
+          FILES_RPC.uploadChunk,
+          { upload_id: session.upload_id, seq: seq++, data: chunk.toString('base64') },
+          this.caller,
+        );
       }
       const stored = await this.rpc.call(FILES_RPC.uploadCommit, { upload_id: session.upload_id }, this.caller, { timeoutMs: 60_000 });
       return { object_store_object_id: stored.object_store_object_id, mime_type: stored.mime_type };
@@ -392,7 +396,12 @@ class ImportRun {
     for (const line of lines.values()) {
       progress.skipped_total += line.count;
       if (progress.skipped.length < IMPORT_SKIPPED_LISTED)
-        progress.skipped.push({ kind: line.kind, conversation: title?.slice(0, 200) ?? null, reason: line.reason.slice(0, 300), count: line.count });
+        progress.skipped.push({
+          kind: line.kind,
+          conversation: title?.slice(0, 200) ?? null,
+          reason: line.reason.slice(0, 300),
+          count: line.count,
+        });
     }
   }
 }

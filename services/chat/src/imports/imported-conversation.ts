@@ -1,9 +1,7 @@
 import type { ImportSkipped, ImportSource } from '@app/contracts/chat';
 
 /** A file a message refers to: found in the zip by its id (ChatGPT), or text the export carries (Claude). */
-export type ImportedAttachment =
-  | { kind: 'zip'; fileId: string; name: string | null }
-  | { kind: 'text'; name: string; text: string };
+export type ImportedAttachment = { kind: 'zip'; fileId: string; name: string | null } | { kind: 'text'; name: string; text: string };
 
 /** One message of an export, in the product's terms: a node of the conversation's tree. */
 export interface ImportedMessage {

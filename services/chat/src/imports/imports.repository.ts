@@ -92,7 +92,14 @@ export class ImportsRepository {
   ) {}
 
   /** A new job; a 409 when the user has one queued or running (one at a time per user). */
-  async insertJob(job: { id: string; userId: string; objectId: string; filename: string; requestedSource: string; learnMemories: boolean }) {
+  async insertJob(job: {
+    id: string;
+    userId: string;
+    objectId: string;
+    filename: string;
+    requestedSource: string;
+    learnMemories: boolean;
+  }) {
     try {
       await this.dataSource.transaction(async (manager) => {
         await lockLivingUser(manager, job.userId);
@@ -109,7 +116,10 @@ export class ImportsRepository {
   }
 
   async findJob(userId: string, id: string): Promise<ImportJobRow | null> {
-    const rows: ImportJobRow[] = await this.dataSource.query(`SELECT ${JOB_COLUMNS} FROM import_job WHERE id = $1 AND user_id = $2`, [id, userId]);
+    const rows: ImportJobRow[] = await this.dataSource.query(`SELECT ${JOB_COLUMNS} FROM import_job WHERE id = $1 AND user_id = $2`, [
+      id,
+      userId,
+    ]);
     return rows[0] ?? null;
   }
 

@@ -8,8 +8,7 @@ export const importRoutes = {
   upload: defineRoute({
     method: 'POST',
     path: '/api/v1/imports/uploads',
-    summary:
-      'Upload an export zip to import (multipart/form-data, field `file`); 413 over IMPORT_MAX_BYTES, 415 when it is not a zip',
+    summary: 'Upload an export zip to import (multipart/form-data, field `file`); 413 over IMPORT_MAX_BYTES, 415 when it is not a zip',
     tag: 'imports',
     auth: 'bearer',
     consumes: 'multipart/form-data',

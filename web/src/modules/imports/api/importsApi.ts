@@ -47,8 +47,11 @@ export function uploadExport(file: File, onProgress: (share: number) => void, si
 }
 
 /** POST /api/v1/imports/: starts importing the uploaded zip (it runs on the server). */
-export const startImport = (body: { object_store_object_id: string; source: ImportSourceChoice; learn_memories: boolean }): Promise<Import> =>
-  writeCall(routeCall(API.imports.start, { body }));
+export const startImport = (body: {
+  object_store_object_id: string;
+  source: ImportSourceChoice;
+  learn_memories: boolean;
+}): Promise<Import> => writeCall(routeCall(API.imports.start, { body }));
 
 export const fetchImport = (id: string): Promise<Import | null> =>
   readCall(routeCall(API.imports.get, { params: { import_id: id } }), null, 'Failed to fetch the import');

@@ -50,7 +50,9 @@ export function ImportSummary({ item }: ImportSummaryProps) {
         ({count(item.messages_imported, 'message')}, {count(item.attachments_imported, 'attachment')}).
       </p>
       {item.conversations_existing > 0 && (
-        <p className="muted">{count(item.conversations_existing, 'conversation was', 'conversations were')} imported before and left as they are.</p>
+        <p className="muted">
+          {count(item.conversations_existing, 'conversation was', 'conversations were')} imported before and left as they are.
+        </p>
       )}
       {item.skipped_total > 0 && (
         <details className="import-summary__skipped">

@@ -24,7 +24,11 @@ export function useImportFlow() {
     abort.current = new AbortController();
     setState({ step: 'uploading', filename: file.name, share: 0 });
     try {
-      const uploaded = await uploadExport(file, (share) => setState({ step: 'uploading', filename: file.name, share }), abort.current.signal);
+      const uploaded = await uploadExport(
+        file,
+        (share) => setState({ step: 'uploading', filename: file.name, share }),
+        abort.current.signal,
+      );
       const started = await startImport({ object_store_object_id: uploaded.object_store_object_id, source, learn_memories: learnMemories });
       setState({ step: 'importing', importId: started.import_id });
       return started;
