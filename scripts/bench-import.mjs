@@ -2,7 +2,7 @@
 // `node scripts/bench-import.mjs` (`npm run bench:import`): importing a large ChatGPT export into
 // the built product (`npm start`'s embedded mode, in a child process of its own with its own data).
 // Generates the export first, streaming to a temporary file (BENCH_IMPORT_CONVERSATIONS, default
-// 5,000 conversations of about 20 messages each, one regenerated reply each: ~100+ MB of JSON),
+// 5,000 conversations of 24 messages each, one regenerated reply each: ~100+ MB of JSON),
 // uploads it through the gateway, starts the import, follows it, and prints conversations imported
 // per second and the product's peak RSS (VmHWM of its process: the zip is never held in memory).
 import { spawn } from 'node:child_process';
@@ -16,7 +16,7 @@ import { build } from './build.mjs';
 import { freePort, guestToken, root } from './lib.mjs';
 
 const CONVERSATIONS = Number(process.env.BENCH_IMPORT_CONVERSATIONS ?? 5000);
-const MESSAGES = 20;
+const MESSAGES = 24;
 const WORDS = (
   'the a of to and in is it you that he was for on are with as his they be at one have this from or had by hot word but what some we can ' +
   'out other were all there when up use your how said an each she which do their time if will way about many then them write would like ' +
@@ -36,7 +36,7 @@ function conversation(i) {
   for (let m = 0; m < MESSAGES; m++) {
     const id = `c${i}-m${m}`;
     const role = m % 2 === 0 ? 'user' : 'assistant';
-    const words = role === 'user' ? 8 + Math.floor(random() * 20) : 60 + Math.floor(random() * 120);
+    const words = role === 'user' ? 8 + Math.floor(random() * 30) : 80 + Math.floor(random() * 160);
     mapping[id] = {
       id,
       parent,
@@ -109,13 +109,16 @@ build({ quiet: true });
 const work = mkdtempSync(join(tmpdir(), 'bench-import-'));
 const recorder = benchRecorder('import');
 let product;
+let dataDir;
 try {
   const zipPath = join(work, 'export.zip');
   console.log(`Generating a ChatGPT export of ${CONVERSATIONS.toLocaleString()} conversations...`);
   const raw = await writeExport(zipPath);
   const zipped = statSync(zipPath).size;
   console.log(`  conversations.json ${(raw / 1e6).toFixed(1)} MB, zip ${(zipped / 1e6).toFixed(1)} MB`);
-  product = await startProduct(join(work, 'data'));
+  // A folder of its own (the embedded PostgreSQL, run as its own user by root, must enter it).
+  dataDir = mkdtempSync(join(tmpdir(), 'bench-import-data-'));
+  product = await startProduct(dataDir);
   const token = await guestToken(product.url);
   const auth = { authorization: `Bearer ${token}` };
   const uploadStarted = performance.now();
@@ -160,4 +163,5 @@ try {
     await exited;
   }
   rmSync(work, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
