@@ -26,7 +26,7 @@ const WORDS = (
 ).split(' ');
 
 let seed = 20261126;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const sentence = (n) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ') + '.';
 
 function conversation(i) {
@@ -41,13 +41,25 @@ function conversation(i) {
       id,
       parent,
       children: [],
-      message: { id, author: { role }, create_time: t0 + m * 10, content: { content_type: 'text', parts: [sentence(words)] }, metadata: {}, recipient: 'all' },
+      message: {
+        id,
+        author: { role },
+        create_time: t0 + m * 10,
+        content: { content_type: 'text', parts: [sentence(words)] },
+        metadata: {},
+        recipient: 'all',
+      },
     };
     mapping[parent].children.push(id);
     // One regenerated reply per conversation: a sibling of the first answer.
     if (m === 1) {
       const alt = `c${i}-alt`;
-      mapping[alt] = { id: alt, parent, children: [], message: { ...mapping[id].message, id: alt, content: { content_type: 'text', parts: [sentence(80)] } } };
+      mapping[alt] = {
+        id: alt,
+        parent,
+        children: [],
+        message: { ...mapping[id].message, id: alt, content: { content_type: 'text', parts: [sentence(80)] } },
+      };
       mapping[parent].children.push(alt);
     }
     parent = id;
@@ -87,7 +99,15 @@ async function writeExport(path) {
 async function startProduct(dataDir) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'deploy/embedded/dist/main.js')], {
-    env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000' },
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -154,7 +174,12 @@ try {
     'no goal yet (measured)',
     null,
   );
-  recorder.row('peak RSS of the product while importing it', `${rss} MB`, `below ${Math.round(raw / 1e6)} MB (the JSON is never held whole)`, rss < raw / 1e6);
+  recorder.row(
+    'peak RSS of the product while importing it',
+    `${rss} MB`,
+    `below ${Math.round(raw / 1e6)} MB (the JSON is never held whole)`,
+    rss < raw / 1e6,
+  );
   recorder.save();
 } finally {
   if (product) {
