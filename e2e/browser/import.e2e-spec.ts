@@ -73,7 +73,7 @@ describe('importing chats in a browser', () => {
       await page.getByRole('button', { name: 'Import chats' }).click();
       const dialog = page.getByRole('dialog', { name: 'Import chats' });
       await dialog.getByLabel('Export zip').setInputFiles(join(dir, 'claude.zip'));
-      await dialog.getByLabel('From').selectOption('claude');
+      await dialog.getByLabel('From', { exact: true }).selectOption('claude');
       await dialog.getByRole('button', { name: 'Import', exact: true }).click();
       await dialog.getByText(expected).waitFor({ timeout: 60_000 });
       if (expected.includes(' 0 ')) await dialog.getByText('2 conversations were imported before and left as they are.').waitFor();
