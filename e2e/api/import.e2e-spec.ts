@@ -1,6 +1,7 @@
 import {
   chatGptConversations,
   chatGptExportZip,
+  claudeConversations,
   claudeExportZip,
   hugeDeclaredEntryZip,
   TRANSPORTS,
@@ -8,8 +9,9 @@ import {
   zipBomb,
   zipOf,
 } from '@app/testing';
+import { strFromU8, unzipSync } from 'fflate';
 import { randomUUID } from 'node:crypto';
-import { ApiClient, eventually } from '../support/api-client';
+import { ApiClient, binary, eventually } from '../support/api-client';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 type Import = {
@@ -153,6 +155,25 @@ describe.each(TRANSPORTS)('imports over the %s transport', (transport) => {
       return list.length ? list : undefined;
     }, 30_000);
     expect(memories).toEqual([expect.objectContaining({ text: 'Lives in Porto', is_confirmed: false })]);
+  });
+
+  it("puts the imports and their keys in the user's export, and deletes them with the account", async () => {
+    const api = await guest();
+    const done = await importZip(api, claudeExportZip(claudeConversations('-export')));
+    const zip = await binary(api.get('/api/v1/users/me/export')).expect(200);
+    const chat = JSON.parse(strFromU8(unzipSync(new Uint8Array(zip.body as Buffer))['chat.json'])) as Record<
+      string,
+      Record<string, unknown>[]
+    >;
+    expect(chat.import_job).toEqual([expect.objectContaining({ id: done.import_id, status: 'done', conversations_imported: 2 })]);
+    expect(chat.imported_conversation!.map((k) => k.source_id).sort()).toEqual(['cl-branched-export', 'cl-linear-export']);
+    const userId = (await api.get('/api/v1/auth/me').expect(200)).body.user_id as string;
+    await api.delete('/api/v1/users/me').expect(204);
+    const left = await booted.db.query(
+      'SELECT (SELECT count(*) FROM chat.import_job WHERE user_id = $1)::int + (SELECT count(*) FROM chat.imported_conversation WHERE user_id = $1)::int AS n',
+      [userId],
+    );
+    expect(left.rows[0].n).toBe(0);
   });
 
   it.each([
