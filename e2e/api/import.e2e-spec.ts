@@ -157,6 +157,33 @@ describe.each(TRANSPORTS)('imports over the %s transport', (transport) => {
     expect(memories).toEqual([expect.objectContaining({ text: 'Lives in Porto', is_confirmed: false })]);
   });
 
+  it('resumes a job whose worker died: what it committed is kept, not counted twice, and the rest is imported', async () => {
+    const api = await guest();
+    const first = await importZip(api, chatGptExportZip(chatGptConversations('-resume')));
+    const userId = (await api.get('/api/v1/auth/me').expect(200)).body.user_id as string;
+    // A second job of the same export "died" after committing "Trip to Lisbon": its row is running
+    // under a lapsed lease, that conversation's key is its own, and "Quick question" was never written.
+    const uploaded = await uploadZip(api, chatGptExportZip(chatGptConversations('-resume'))).expect(201);
+    const died = randomUUID();
+    await booted.db.query(
+      `INSERT INTO chat.import_job (id, user_id, object_id, filename, requested_source, source, status, attempts, lease_until,
+         conversations_total, conversations_imported, messages_imported, attachments_imported)
+       VALUES ($1, $2, $3, 'export.zip', 'auto', 'chatgpt', 'running', 1, now() - interval '1 minute', 2, 1, 6, 1)`,
+      [died, userId, uploaded.body.object_store_object_id],
+    );
+    await booted.db.query("UPDATE chat.imported_conversation SET import_id = $1 WHERE user_id = $2 AND source_id = 'cg-branched-resume'", [
+      died,
+      userId,
+    ]);
+    const quick = (await conversations(api)).find((c) => c.conversation_title === 'Quick question')!;
+    await api.delete(`/api/v1/chats/${quick.chat_id}`).expect(204);
+    // A worker takes it once its lease has lapsed, and finishes it.
+    const resumed = await finished(api, died);
+    expect(resumed).toMatchObject({ status: 'done', conversations_imported: 2, conversations_existing: 0, messages_imported: 8 });
+    expect((await conversations(api)).map((c) => c.conversation_title).sort()).toEqual(['Quick question', 'Trip to Lisbon']);
+    expect(first.status).toBe('done');
+  });
+
   it("puts the imports and their keys in the user's export, and deletes them with the account", async () => {
     const api = await guest();
     const done = await importZip(api, claudeExportZip(claudeConversations('-export')));
