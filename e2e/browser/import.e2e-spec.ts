@@ -76,7 +76,7 @@ describe('importing chats in a browser', () => {
       await dialog.getByLabel('From', { exact: true }).selectOption('claude');
       await dialog.getByRole('button', { name: 'Import', exact: true }).click();
       await dialog.getByText(expected).waitFor({ timeout: 60_000 });
-      if (expected.includes(' 0 ')) await dialog.getByText('2 conversations were imported before and left as they are.').waitFor();
+      if (expected.includes(' 0 ')) await dialog.getByText('2 conversations were imported before and left untouched.').waitFor();
       await dialog.getByRole('button', { name: 'Done' }).click();
     }
     expect(await page.locator('#sidebar').getByText('Sourdough starter').count()).toBe(1);

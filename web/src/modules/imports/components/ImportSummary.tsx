@@ -51,7 +51,7 @@ export function ImportSummary({ item }: ImportSummaryProps) {
       </p>
       {item.conversations_existing > 0 && (
         <p className="muted">
-          {count(item.conversations_existing, 'conversation was', 'conversations were')} imported before and left as they are.
+          {count(item.conversations_existing, 'conversation was', 'conversations were')} imported before and left untouched.
         </p>
       )}
       {item.skipped_total > 0 && (
