@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { toSafeJson, toSafeText, type PayloadOf } from '@app/contracts';
 import { CHAT_EVENTS, type ImportSkipped, type ImportSource, type ImportStatus } from '@app/contracts/chat';
-import { DomainError, lockLivingUser, Outbox } from '@app/platform';
+import { ACCOUNT_DELETED, DomainError, lockLivingUser, Outbox } from '@app/platform';
 import { DataSource } from 'typeorm';
 
 export interface ImportJobRow {
@@ -195,18 +195,35 @@ export class ImportsRepository {
   }): Promise<boolean> {
     const { conversation: c } = input;
     return this.dataSource.transaction(async (manager) => {
-      await lockLivingUser(manager, c.userId);
-      await manager.query(
-        `INSERT INTO conversation (id, user_id, title, last_message_at, last_active_message_id, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, NULL, $5, $5)`,
-        [c.id, c.userId, c.title === null ? null : toSafeText(c.title), c.lastMessageAt, c.createdAt],
+      // One statement: the account still lives (its lock taken shared, as lockLivingUser does), the
+      // conversation, and its key (none when imported meanwhile by another job of the same export).
+      const [row]: { alive: boolean; claimed: number }[] = await manager.query(
+        `WITH living AS (
+           SELECT living_user($2::uuid::text) AS alive
+         ), conv AS (
+           INSERT INTO conversation (id, user_id, title, last_message_at, last_active_message_id, created_at, updated_at)
+           SELECT $1, $2, $3, $4, $6, $5, $5 FROM living WHERE alive
+           RETURNING id
+         ), claimed AS (
+           INSERT INTO imported_conversation (user_id, source, source_id, chat_id, import_id)
+           SELECT $2, $7, $8, conv.id, $9 FROM conv
+           ON CONFLICT DO NOTHING RETURNING chat_id
+         )
+         SELECT living.alive, (SELECT count(*) FROM claimed)::int AS claimed FROM living`,
+        [
+          c.id,
+          c.userId,
+          c.title === null ? null : toSafeText(c.title),
+          c.lastMessageAt,
+          c.createdAt,
+          c.lastActiveMessageId,
+          input.source,
+          input.sourceId,
+          input.importId,
+        ],
       );
-      const claimed: unknown[] = await manager.query(
-        `INSERT INTO imported_conversation (user_id, source, source_id, chat_id, import_id) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT DO NOTHING RETURNING chat_id`,
-        [c.userId, input.source, input.sourceId, c.id, input.importId],
-      );
-      if (claimed.length === 0) {
+      if (!row?.alive) throw DomainError.unauthorized(ACCOUNT_DELETED);
+      if (row.claimed === 0) {
         // Imported meanwhile (another job of the same export): undo the conversation row.
         await manager.query('DELETE FROM conversation WHERE id = $1', [c.id]);
         return false;
@@ -230,8 +247,6 @@ export class ImportsRepository {
           ],
         );
       }
-      if (c.lastActiveMessageId)
-        await manager.query('UPDATE conversation SET last_active_message_id = $2 WHERE id = $1', [c.id, c.lastActiveMessageId]);
       for (const exchange of input.exchanges) {
         await this.outbox.enqueue(manager, CHAT_EVENTS.exchangeCompleted, exchange, { eventId: `import:${exchange.assistant_message_id}` });
       }
