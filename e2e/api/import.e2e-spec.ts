@@ -220,6 +220,20 @@ describe.each(TRANSPORTS)('imports over the %s transport', (transport) => {
     expect(await conversations(api)).toHaveLength(0);
   });
 
+  it('skips a conversation that does not fit its schema, with the reason, and imports the others', async () => {
+    const api = await guest();
+    const [branched, plain] = chatGptConversations('-schema');
+    const broken = { id: 'cg-broken-schema', title: 'Broken one', mapping: 'not a tree' };
+    const done = await importZip(api, chatGptExportZip([branched, broken, plain]));
+    expect(done).toMatchObject({ status: 'done', conversations_total: 3, conversations_imported: 2 });
+    expect(done.skipped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'conversation', conversation: 'Broken one', reason: expect.stringContaining('mapping') }),
+      ]),
+    );
+    expect((await conversations(api)).map((c) => c.conversation_title).sort()).toEqual(['Quick question', 'Trip to Lisbon']);
+  });
+
   it('refuses an export of the other kind than the one asked for', async () => {
     const api = await guest();
     const failed = await importZip(api, chatGptExportZip(), { source: 'claude' });
