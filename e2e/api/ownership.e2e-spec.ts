@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HTTP_ROUTES } from '@app/contracts/gateway';
-import { FakeMcpServer, FakeOAuthMcpServer, TRANSPORTS } from '@app/testing';
+import { claudeConversations, claudeExportZip, FakeMcpServer, FakeOAuthMcpServer, TRANSPORTS } from '@app/testing';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { ApiClient, eventually, phoneNumbers } from '../support/api-client';
 import { parseSse } from '../support/sse';
@@ -173,6 +173,29 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
     const created = (await ok('POST', '/api/v1/sms/groups', { name })).json as { channel_url: string };
     const invite = (await ok('POST', `/api/v1/sms/groups/${created.channel_url}/invites`)).json as { invite_id: string };
     return { channelUrl: created.channel_url, name, inviteId: invite.invite_id };
+  }
+
+  /** An export zip of the owner's uploaded to be imported (not yet imported), its conversation's title a secret. */
+  async function importUpload() {
+    const title = marker('imported');
+    const [conversation] = claudeConversations(`-${randomUUID()}`);
+    const filename = `${marker('export')}.zip`;
+    const res = await clients.owner
+      .auth(clients.owner.http.post('/api/v1/imports/uploads'))
+      .attach('file', claudeExportZip([{ ...conversation, name: title }]), { filename, contentType: 'application/zip' });
+    if (res.status !== 201) throw new Error(`import upload answered ${res.status}: ${res.text}`);
+    return { objectId: res.body.object_store_object_id as string, title, filename };
+  }
+
+  /** A finished import of the owner's. */
+  async function imported() {
+    const made = await importUpload();
+    const started = (await ok('POST', '/api/v1/imports/', { object_store_object_id: made.objectId })).json as { import_id: string };
+    await eventually(async () => {
+      const now = (await ok('GET', `/api/v1/imports/${started.import_id}`)).json as { status: string };
+      return now.status === 'done' ? now : undefined;
+    }, 30_000);
+    return { ...made, importId: started.import_id };
   }
 
   /** A pending reminder of the owner's (in two hours: it stays pending through the case). */
@@ -522,6 +545,19 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         };
       },
     },
+    'GET /api/v1/imports/:import_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await imported();
+        return {
+          path: `/api/v1/imports/${made.importId}`,
+          secrets: [made.filename, made.title],
+          untouched: async () => undefined,
+          ownerSucceeded: (answer) =>
+            expect(answer.json).toMatchObject({ filename: made.filename, status: 'done', conversations_imported: 1 }),
+        };
+      },
+    },
     'PATCH /api/v1/reminders/:reminder_id': {
       kind: 'owned',
       prepare: async () => {
@@ -769,6 +805,28 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         expect(listed.text).not.toContain(made.token);
       }
       expect((await owner('GET', '/api/v1/mcp/servers')).text).not.toContain(made.token);
+    });
+
+    it("imports none of the owner's uploaded zips for anyone else, and lists none of the owner's imports to them", async () => {
+      const made = await importUpload();
+      for (const actor of ['other', 'guest'] as const) {
+        const started = await call(actor, 'POST', '/api/v1/imports/', { object_store_object_id: made.objectId });
+        expect({ actor, status: started.status }).toEqual({ actor, status: 404 });
+        const listed = await call(actor, 'GET', '/api/v1/imports/');
+        expect(listed.status).toBe(200);
+        expect(listed.text).not.toContain(made.filename);
+        expect((await call(actor, 'GET', '/api/v1/chats/')).text).not.toContain(made.title);
+      }
+      expect((await call('anonymous', 'POST', '/api/v1/imports/', { object_store_object_id: made.objectId })).status).toBe(401);
+      expect((await call('anonymous', 'GET', '/api/v1/imports/')).status).toBe(401);
+      // The owner's own import of it goes through (waited for: one import at a time per user).
+      const mine = await owner('POST', '/api/v1/imports/', { object_store_object_id: made.objectId });
+      expect(mine.status).toBe(202);
+      const id = (mine.json as { import_id: string }).import_id;
+      await eventually(
+        async () => (((await ok('GET', `/api/v1/imports/${id}`)).json as { status: string }).status === 'done' ? true : undefined),
+        30_000,
+      );
     });
 
     it("lists none of the owner's reminders, and never their time zone, to anyone else", async () => {

@@ -12,3 +12,4 @@ export * from './fakes/fake-s3';
 export * from './fakes/fake-web';
 export * from './fakes/fake-mcp';
 export * from './service-database';
+export * from './export-zips';

@@ -50,10 +50,14 @@ import { ConversationSearchService } from './conversation-search/conversation-se
 import { TemporaryChatsSweeper } from './temporary/temporary-chats.sweeper';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
+import { ImportJobs } from './imports/import-jobs';
+import { ImportsHandlers } from './imports/imports.handlers';
+import { ImportsRepository } from './imports/imports.repository';
+import { ImportsService } from './imports/imports.service';
 
 /** Conversations and streamed replies: history, branches, feedback, sharing, the model, titles. */
 @Module({
-  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers, McpHandlers, ProjectsHandlers],
+  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers, McpHandlers, ProjectsHandlers, ImportsHandlers],
   providers: [
     ChatRepository,
     ConversationsService,
@@ -127,6 +131,10 @@ import { TitleService } from './titles/title.service';
     ConversationSearchRepository,
     ConversationSearchService,
     TemporaryChatsSweeper,
+    // Imports of ChatGPT and Claude history: started and followed (ImportsService), run in the background (ImportJobs).
+    ImportsRepository,
+    ImportsService,
+    ImportJobs,
     { provide: LLM_PROVIDER, useFactory: (config: ChatConfig) => createLlmProvider(config), inject: [SERVICE_CONFIG] },
   ],
 })

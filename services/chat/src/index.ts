@@ -26,6 +26,10 @@ export const chatService: ServiceDefinition = {
       { table: 'reminder_setting', userColumn: 'user_id', onMerge: 'keep' },
       // Tokens stay sealed in the export.
       { table: 'mcp_server', userColumn: 'user_id' },
+      // Imports of ChatGPT and Claude history: each job's summary, and which conversations came from which export.
+      { table: 'import_job', userColumn: 'user_id' },
+      // (A guest's keys are dropped when it signs in to an account: moving them could clash with the account's own.)
+      { table: 'imported_conversation', userColumn: 'user_id', onMerge: 'keep' },
     ],
     exportNotes: {
       temporary_chats: [

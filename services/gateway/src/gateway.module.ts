@@ -11,6 +11,7 @@ import { TokenVerifier } from './auth/token-verifier';
 import type { GatewayConfig } from './config';
 import { DocsController } from './docs/docs.controller';
 import { FilesController } from './files/files.controller';
+import { ImportsController } from './imports/imports.controller';
 import { HealthController } from './health/health.controller';
 import { ReadinessService } from './health/readiness.service';
 import { GatewayLifecycle } from './health/lifecycle';
@@ -37,6 +38,7 @@ export const GATEWAY_CONTROLLERS = [
   AccountController,
   DevSmsController,
   FilesController,
+  ImportsController,
   SmsController,
   DevPhoneController,
   TtsController,

@@ -24,6 +24,7 @@ export type IconName =
   | 'user'
   | 'info'
   | 'download'
+  | 'upload'
   | 'alert'
   | 'more'
   | 'paperclip'
@@ -65,6 +66,7 @@ const PATHS: Record<IconName, string> = {
   user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0',
   info: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 11v6M12 7v.5',
   download: 'M12 4v12M7 11l5 5 5-5M5 20h14',
+  upload: 'M12 16V4M7 9l5-5 5 5M5 20h14',
   alert: 'M12 3 2 21h20L12 3zM12 10v5M12 18v.5',
   more: 'M5 12a1 1 0 1 0 2 0 1 1 0 1 0-2 0M11 12a1 1 0 1 0 2 0 1 1 0 1 0-2 0M17 12a1 1 0 1 0 2 0 1 1 0 1 0-2 0',
   paperclip: 'M20 11.5 12 19.5a5 5 0 0 1-7-7l8.5-8.5a3.5 3.5 0 0 1 5 5L10 17.5a2 2 0 0 1-3-3L14.5 7',

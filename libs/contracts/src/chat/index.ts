@@ -329,6 +329,8 @@ export const CHAT_EVENTS = {
       assistant_message_id: z.string(),
       user_text: z.string(),
       assistant_text: z.string(),
+      /** Imported history (issue 25): what is learnt from it waits for the user's confirmation (/confirm-memories). */
+      unconfirmed: z.boolean().optional(),
     }),
     description: 'A message and its reply, complete',
   }),
@@ -340,3 +342,4 @@ export * from './reminders';
 export * from './mcp';
 export * from './projects';
 export * from './search-terms';
+export * from './imports';

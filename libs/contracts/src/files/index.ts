@@ -101,7 +101,8 @@ export const FileDescriptionSchema = z.object({
   mime_type: z.string(),
   filename: z.string(),
   size: z.number().int().nonnegative(),
-  source: z.enum(['upload', 'generated']),
+  /** `import`: an export zip uploaded to be imported (issue 25), not an attachment. */
+  source: z.enum(['upload', 'generated', 'import']),
   created_at: z.string(),
 });
 export type FileDescription = z.infer<typeof FileDescriptionSchema>;
@@ -159,7 +160,14 @@ export const FILES_RPC = {
    */
   uploadBegin: defineRpc({
     subject: 'files.upload.begin',
-    request: z.object({ filename: z.string().max(4096), declared_type: z.string().max(255).nullish() }).strict(),
+    request: z
+      .object({
+        filename: z.string().max(4096),
+        declared_type: z.string().max(255).nullish(),
+        /** `import`: an export zip to import (a zip only, up to IMPORT_MAX_BYTES); an attachment otherwise. */
+        purpose: z.enum(['attachment', 'import']).optional(),
+      })
+      .strict(),
     response: z.object({ upload_id: z.string(), chunk_bytes: z.number().int(), max_bytes: z.number().int() }),
     description: 'Open an upload session for the caller',
   }),
@@ -228,6 +236,12 @@ export const FILES_RPC = {
       .strict(),
     response: PresignedFileSchema,
     description: 'A short-lived signed link to a file, its name and (for images) a small preview',
+  }),
+  discardImport: defineRpc({
+    subject: 'files.import.discard',
+    request: z.object(objectRef).strict(),
+    response: z.object({ discarded: z.boolean() }),
+    description: "Delete one of the caller's uploaded export zips once its import is over (false when gone; 404 for any other file)",
   }),
   read: defineStream({
     subject: 'files.object.read',

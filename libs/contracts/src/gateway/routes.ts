@@ -7,6 +7,7 @@ import { accountRoutes } from './routes/account';
 import { userConfigRoutes } from './routes/user-config';
 import { chatRoutes } from './routes/chat';
 import { projectRoutes } from './routes/projects';
+import { importRoutes } from './routes/imports';
 import { filesRoutes } from './routes/files';
 import { devRoutes } from './routes/dev';
 import { smsRoutes } from './routes/sms';
@@ -29,6 +30,7 @@ export const API = {
   userConfig: userConfigRoutes,
   chat: chatRoutes,
   projects: projectRoutes,
+  imports: importRoutes,
   files: filesRoutes,
   dev: devRoutes,
   sms: smsRoutes,

@@ -15,6 +15,8 @@ export interface FilesStore {
   insertFile(file: NewFileRecord): Promise<FileRecord>;
   addDerivedKey(id: string, key: string): Promise<void>;
   filesOf(userId: string): Promise<FileRecord[]>;
+  /** Removes a file's row; answers whether it was there. */
+  deleteFile(id: string, userId: string): Promise<boolean>;
 
   insertSession(session: Pick<UploadSessionRecord, 'id' | 'userId' | 'filename' | 'declaredType' | 'source'>): Promise<void>;
   findSession(id: string, userId: string): Promise<UploadSessionRecord | null>;
@@ -65,6 +67,11 @@ export class FilesRepository implements FilesStore {
 
   filesOf(userId: string): Promise<FileRecord[]> {
     return this.files.find({ where: { userId }, order: { createdAt: 'ASC' } });
+  }
+
+  async deleteFile(id: string, userId: string): Promise<boolean> {
+    const result = await this.files.delete({ id, userId });
+    return (result.affected ?? 0) > 0;
   }
 
   /** An upload starts only for a user whose account still exists. */

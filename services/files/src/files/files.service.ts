@@ -116,6 +116,15 @@ export class FilesService implements UserDataPurgeHook {
     return this.derived.forModel(await this.owned(caller, input.object_store_object_id), input);
   }
 
+  /** An export zip whose import is over: its object and row go (other files are not this call's: 404). */
+  async discardImport(caller: Caller, objectId: string): Promise<{ discarded: boolean }> {
+    const file = UUID.test(objectId) ? await this.store.findFile(objectId) : null;
+    if (!file) return { discarded: false };
+    if (file.userId !== userIdOf(caller) || file.source !== 'import') throw DomainError.notFound(FILE_NOT_FOUND);
+    await this.objects.delete([file.storageKey, ...file.derivedKeys]);
+    return { discarded: await this.store.deleteFile(file.id, file.userId) };
+  }
+
   /**
    * Called by the platform's purge before the user's rows go (each delivery: deleting twice is
    * harmless): the files' objects and what was made from them, and unfinished uploads' parts.

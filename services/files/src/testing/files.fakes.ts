@@ -41,6 +41,9 @@ export class MemoryFiles implements FilesStore {
     const file = this.files.get(id);
     if (file && !file.derivedKeys.includes(key)) file.derivedKeys.push(key);
   }
+  async deleteFile(id: string, userId: string) {
+    return this.files.get(id)?.userId === userId && this.files.delete(id);
+  }
   async filesOf(userId: string) {
     return [...this.files.values()].filter((f) => f.userId === userId);
   }

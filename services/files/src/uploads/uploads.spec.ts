@@ -7,7 +7,7 @@ import { MemoryFiles, MemoryObjects } from '../testing/files.fakes';
 import { UploadsService } from './uploads.service';
 
 const caller: Caller = { user_id: '0e5b8d3a-7c4f-4a2b-8d6e-1f9a0b2c3d4e', is_anon: true, session_id: null, request_id: 'r' };
-const config = { FILES_MAX_BYTES: 500_000, FILES_UPLOAD_IDLE_SECONDS: 900 } as FilesConfig;
+const config = { FILES_MAX_BYTES: 500_000, IMPORT_MAX_BYTES: 1_000_000, FILES_UPLOAD_IDLE_SECONDS: 900 } as FilesConfig;
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 
 describe('UploadsService', () => {
@@ -86,6 +86,23 @@ describe('UploadsService', () => {
     await uploads.chunk(caller, { upload_id, seq: 0, data: b64(Buffer.from('hello')) });
     await uploads.commit(caller, upload_id);
     await expect(uploads.commit(caller, upload_id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('takes an export to import as a zip only, up to its own limit, stored as an import', async () => {
+    const zip = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(700_000, 1)]);
+    const { upload_id, max_bytes } = await uploads.begin(caller, { filename: 'export.zip', purpose: 'import' });
+    expect(max_bytes).toBe(1_000_000);
+    for (let seq = 0, at = 0; at < zip.length; seq++, at += FILE_TRANSFER.chunkBytes)
+      await uploads.chunk(caller, { upload_id, seq, data: b64(zip.subarray(at, at + FILE_TRANSFER.chunkBytes)) });
+    expect(await uploads.commit(caller, upload_id)).toMatchObject({ mime_type: 'application/zip', size: 700_004 });
+    expect([...store.files.values()].map((f) => f.source)).toEqual(['import']);
+    // Anything else is refused on its first chunk, even text that an attachment could be.
+    const text = await uploads.begin(caller, { filename: 'export.zip', purpose: 'import' });
+    await expect(uploads.chunk(caller, { upload_id: text.upload_id, seq: 0, data: b64(Buffer.from('hello')) })).rejects.toMatchObject({
+      code: 'unsupported_media_type',
+    });
+    // An attachment keeps its own limit.
+    await expect(send(Buffer.alloc(600_000, 'x'), 'big.txt')).rejects.toMatchObject({ code: 'payload_too_large' });
   });
 
   it('stores a small object in one call, checked like an upload', async () => {

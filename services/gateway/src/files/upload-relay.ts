@@ -24,7 +24,12 @@ const COMMIT_TIMEOUT_MS = 120_000;
  * chunk: a program is refused before the rest is sent), the size limit (each chunk) and the text
  * check (commit) happen where the rules live.
  */
-export async function relayUpload(request: FastifyRequest, rpc: RpcClient, caller: Caller): Promise<FileUploadResult> {
+export async function relayUpload(
+  request: FastifyRequest,
+  rpc: RpcClient,
+  caller: Caller,
+  purpose: 'attachment' | 'import' = 'attachment',
+): Promise<FileUploadResult> {
   if (!request.isMultipart()) throw new DomainError('unsupported_media_type', NOT_MULTIPART);
   let part: MultipartFile | undefined;
   try {
@@ -43,7 +48,12 @@ export async function relayUpload(request: FastifyRequest, rpc: RpcClient, calle
   return relayChunks(
     file.file,
     {
-      begin: () => rpc.call(FILES_RPC.uploadBegin, { filename: file.filename ?? '', declared_type: file.mimetype || null }, caller),
+      begin: () =>
+        rpc.call(
+          FILES_RPC.uploadBegin,
+          { filename: file.filename ?? '', declared_type: file.mimetype || null, ...(purpose === 'import' ? { purpose } : {}) },
+          caller,
+        ),
       chunk: (input) => rpc.call(FILES_RPC.uploadChunk, input, caller),
       commit: (upload_id) => rpc.call(FILES_RPC.uploadCommit, { upload_id }, caller, { timeoutMs: COMMIT_TIMEOUT_MS }),
       abort: (upload_id) => rpc.call(FILES_RPC.uploadAbort, { upload_id }, caller),

@@ -112,3 +112,15 @@ export function planMerge(existing: readonly MergeCandidate[], extracted: readon
     updates: [...updates].map(([id, fields]) => ({ id, fields })),
   };
 }
+
+/**
+ * A plan for what was learnt from imported history (issue 25): new memories wait for the user's
+ * confirmation, and nothing stored is confirmed by it (a stored memory keeps its own state).
+ */
+export function awaitingConfirmation(plan: MergePlan, candidates: MergeCandidate[]): MergePlan {
+  const confirmed = new Map(candidates.map((c) => [c.id, c.isConfirmed]));
+  return {
+    inserts: plan.inserts.map((fields) => ({ ...fields, isConfirmed: false })),
+    updates: plan.updates.map(({ id, fields }) => ({ id, fields: { ...fields, isConfirmed: confirmed.get(id) ?? false } })),
+  };
+}

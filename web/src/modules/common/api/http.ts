@@ -82,6 +82,18 @@ export function routeRequest<R extends RouteTarget>(route: R, input: RouteInput<
   };
 }
 
+/** The product's own headers on a request to this origin (session, user, request id, bearer token). */
+export function identityHeaders(headers: Headers, bearer = true): Headers {
+  const who = identity();
+  const sessionId = readStorage(STORAGE_KEYS.userSessionId, 'session');
+  if (sessionId) headers.set(HEADERS.userSessionId, sessionId);
+  if (who.userId) headers.set(HEADERS.userId, who.userId);
+  if (who.userLabel) headers.set(HEADERS.userLabel, userLabelHeader(who.userLabel));
+  headers.set(HEADERS.requestId, randomId());
+  if (bearer && who.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${who.accessToken}`);
+  return headers;
+}
+
 /**
  * The request as sent (to this origin: the routes' paths are root-relative): it carries the session
  * id (from session storage), the user id and label (cut at 100), a fresh request id and the bearer
@@ -90,13 +102,7 @@ export function routeRequest<R extends RouteTarget>(route: R, input: RouteInput<
 async function send({ url, init }: RouteRequest): Promise<Response> {
   const { bearer = true, extraHeaders, ...request } = init;
   const headers = new Headers(request.headers);
-  const who = identity();
-  const sessionId = readStorage(STORAGE_KEYS.userSessionId, 'session');
-  if (sessionId) headers.set(HEADERS.userSessionId, sessionId);
-  if (who.userId) headers.set(HEADERS.userId, who.userId);
-  if (who.userLabel) headers.set(HEADERS.userLabel, userLabelHeader(who.userLabel));
-  headers.set(HEADERS.requestId, randomId());
-  if (bearer && who.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${who.accessToken}`);
+  identityHeaders(headers, bearer);
   for (const [name, value] of Object.entries(extraHeaders ?? {})) headers.set(name, value);
   const response = await fetch(url, { credentials: 'same-origin', ...request, headers });
   const session = response.headers.get(HEADERS.userSessionId);
