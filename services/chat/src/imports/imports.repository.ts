@@ -132,19 +132,25 @@ export class ImportsRepository {
    * for this worker, when fewer than `limit` run across every replica; leased for `leaseMs`.
    */
   async claimJob(limit: number, leaseMs: number): Promise<ImportJobRow | null> {
-    const rows: ImportJobRow[] = await this.dataSource.query(
-      `UPDATE import_job SET status = 'running', attempts = attempts + 1, updated_at = now(),
-         lease_until = now() + make_interval(secs => $2)
-       WHERE id = (
-         SELECT id FROM import_job
-         WHERE (status = 'queued' OR (status = 'running' AND lease_until < now()))
-           AND (SELECT count(*) FROM import_job WHERE status = 'running' AND lease_until >= now()) < $1
-         ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
-       )
-       RETURNING ${JOB_COLUMNS}`,
-      [limit, leaseMs / 1000],
-    );
-    return (Array.isArray(rows[0]) ? (rows[0] as ImportJobRow[])[0] : rows[0]) ?? null;
+    return this.dataSource.transaction(async (manager) => {
+      // Claims queue behind each other (a lock for the transaction): each counts the running jobs
+      // after the one before it committed, so replicas claiming at once cannot pass the limit.
+      await manager.query("SELECT pg_advisory_xact_lock(hashtext('import_job:claim'))");
+      // An UPDATE answers [rows, affected] through TypeORM's query().
+      const [rows]: [ImportJobRow[], number] = await manager.query(
+        `UPDATE import_job SET status = 'running', attempts = attempts + 1, updated_at = now(),
+           lease_until = now() + make_interval(secs => $2)
+         WHERE id = (
+           SELECT id FROM import_job
+           WHERE (status = 'queued' OR (status = 'running' AND lease_until < now()))
+             AND (SELECT count(*) FROM import_job WHERE status = 'running' AND lease_until >= now()) < $1
+           ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
+         )
+         RETURNING ${JOB_COLUMNS}`,
+        [limit, leaseMs / 1000],
+      );
+      return rows[0] ?? null;
+    });
   }
 
   async renewLease(id: string, leaseMs: number): Promise<void> {
