@@ -15,11 +15,20 @@ const HAS_WORD = /[\p{L}\p{N}]/u;
 /** Letters that do not decompose into a base letter and an accent, folded as PostgreSQL's `unaccent` does. */
 const FOLDS: Record<string, string> = { ß: 'ss', ø: 'o', ł: 'l', đ: 'd', ð: 'd', æ: 'ae', œ: 'oe', ı: 'i', þ: 'th', ŀ: 'l', ħ: 'h' };
 
-/** Lower case without accents: how a word is compared with what the user typed. */
+/**
+ * The accents PostgreSQL's `unaccent` takes off, and only those: the marks on Latin and Greek
+ * letters, and Cyrillic ё's. Other marks are part of their letter (Cyrillic й, Japanese dakuten,
+ * Devanagari vowel signs): taken off here, "гречневой" or "ガス" would never match what the
+ * database stored.
+ */
+const UNACCENTED_MARKS = /(\p{Script=Latin}|\p{Script=Greek})\p{M}+|(?<=[еЕ])\u0308/gu;
+
+/** Lower case without accents (as the database's `unaccent` folds them): how a word is compared with what the user typed. */
 export function fold(text: string): string {
   return text
     .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+    .replace(UNACCENTED_MARKS, (_, letter: string | undefined) => letter ?? '')
+    .normalize('NFC')
     .toLowerCase()
     .replace(/[ßøłđðæœıþŀħ]/g, (c) => FOLDS[c] ?? c);
 }
