@@ -103,9 +103,14 @@ const TOTAL = USERS * PER_USER;
     const rows = (await db.query('SELECT text_status, late_by_seconds FROM chat.reminder WHERE id = ANY($1::uuid[])', [reminderIds]))
       .rows as { text_status: string; late_by_seconds: number }[];
     expect(rows.every((r) => r.text_status === 'queued' || r.text_status === 'duplicate')).toBe(true);
-    // The outage made some late, and their texts say so.
+    // The outage made some late, and their texts say so. A reminder retried after a lost answer
+    // ('duplicate') was texted by its first attempt, whose words were written before the retry's
+    // lateness was known: its text may say on time.
     const late = texts.filter((t) => t.body.includes('late: it could not be sent on time'));
-    expect(late.length).toBe(rows.filter((r) => r.late_by_seconds >= 1).length);
+    const lateQueued = rows.filter((r) => r.text_status === 'queued' && r.late_by_seconds >= 1).length;
+    const lateRetried = rows.filter((r) => r.text_status === 'duplicate' && r.late_by_seconds >= 1).length;
+    expect(late.length).toBeGreaterThanOrEqual(lateQueued);
+    expect(late.length).toBeLessThanOrEqual(lateQueued + lateRetried);
     console.log(
       `reminders: ${TOTAL} delivered, ${texts.length} texts, ${rows.filter((r) => r.text_status === 'duplicate').length} retried after a lost answer, ${late.length} late (max ${Math.max(...rows.map((r) => r.late_by_seconds))} s)`,
     );
