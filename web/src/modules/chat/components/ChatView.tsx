@@ -1,12 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { handleLightCopy } from '../../../ui/clipboard';
 import { Icon } from '../../../ui/Icon';
 import { useFileDrop } from '../../files/hooks/useFileDrop';
 import { createAttachmentDraft } from '../../files/state/attachmentDraft';
 import { useConversationView } from '../hooks/useConversationView';
-import { useFollowReply } from '../hooks/useFollowReply';
 import { useLinkedMessage } from '../hooks/useLinkedMessage';
+import type { MessageListHandle } from '../hooks/useMessageWindow';
 import { useReplyActions } from '../hooks/useReplyActions';
 import { stopGenerating, useReplyDraft } from '../state/replyStore';
 import { ChatHeader } from './ChatHeader';
@@ -28,9 +28,12 @@ export function ChatView({ chatId }: ChatViewProps) {
   const draft = useReplyDraft(chatId);
   const streaming = !!draft?.streaming;
   const view = useConversationView(chatId, draft);
-  const follow = useFollowReply([view.visible.length, draft?.text, draft?.reasoning, draft?.streaming, view.pendingUser?.id]);
-  const reply = useReplyActions({ chatId, history: view.history, all: view.all, draft, onStart: follow.follow });
-  const linked = useLinkedMessage({ chatId, history: view.history, all: view.all, loaded: view.loaded, onReach: follow.stop });
+  const scroller = useRef<HTMLDivElement>(null);
+  const list = useRef<MessageListHandle>(null);
+  const toEnd = useCallback(() => list.current?.toEnd(), []);
+  const reveal = useCallback((messageId: string) => list.current?.reveal(messageId) ?? false, []);
+  const reply = useReplyActions({ chatId, history: view.history, all: view.all, draft, onStart: toEnd });
+  const linked = useLinkedMessage({ chatId, history: view.history, all: view.all, loaded: view.loaded, reveal });
   const [attachments] = useState(() => createAttachmentDraft());
   useEffect(() => () => attachments.dispose(), [attachments]);
   const drop = useFileDrop((files) => attachments.add(files), view.notFound);
@@ -49,7 +52,7 @@ export function ChatView({ chatId }: ChatViewProps) {
         </div>
       )}
       <main className="chat__main" id="main">
-        <div className="chat__scroll" ref={follow.scroller} onScroll={follow.onScroll}>
+        <div className="chat__scroll" ref={scroller}>
           <div className="chat__column" onCopy={handleLightCopy}>
             {view.notFound ? (
               <ConversationNotFound />
@@ -68,6 +71,8 @@ export function ChatView({ chatId }: ChatViewProps) {
                 onEdit={(text, previousMessageId) => void reply.send(text, previousMessageId)}
                 onRegenerate={reply.regenerate}
                 onRetry={reply.retry}
+                scroller={scroller}
+                handle={list}
               />
             )}
           </div>
