@@ -178,7 +178,11 @@ async function open(page, chatId) {
     { polling: 'raf', timeout: 60_000 },
   );
   const ms = await visibleAt.jsonValue();
-  return { ms, longest: worstOf(await longTasksBetween(page, 0, ms)) };
+  // When the conversation's messages had arrived (the rest is the client's own work).
+  const answered = await page.evaluate(
+    () => performance.getEntriesByType('resource').find((entry) => entry.name.includes('/messages/all_user_messages'))?.responseEnd ?? 0,
+  );
+  return { ms, answered, longest: worstOf(await longTasksBetween(page, answered, ms)) };
 }
 
 /** From the top to the bottom, SCROLL_STEP_PX per frame: the longest task, frames per second and the slowest frame. */
@@ -285,7 +289,7 @@ try {
     if (stopStream) profiles.stream = await stopStream();
     await context.close();
     console.log(
-      `${profiling ? 'profiled run' : `run ${i + 1}`}: open ${opened.ms.toFixed(0)} ms (longest task ${opened.longest.toFixed(0)} ms), scroll longest task ${scrolled.longest.toFixed(0)} ms at ${scrolled.fps.toFixed(0)} fps, stream longest task ${streamed.longest.toFixed(0)} ms`,
+      `${profiling ? 'profiled run' : `run ${i + 1}`}: open ${opened.ms.toFixed(0)} ms (messages arrived at ${opened.answered.toFixed(0)} ms, longest task after ${opened.longest.toFixed(0)} ms), scroll longest task ${scrolled.longest.toFixed(0)} ms at ${scrolled.fps.toFixed(0)} fps, stream longest task ${streamed.longest.toFixed(0)} ms`,
     );
     if (profiling) console.log(`Profiled run: open ${opened.ms.toFixed(0)} ms, scroll longest ${scrolled.longest.toFixed(0)} ms, stream longest ${streamed.longest.toFixed(0)} ms`);
     else results.push({ opened, scrolled, streamed });
@@ -294,7 +298,7 @@ try {
   const worstOpen = Math.max(...results.map((r) => r.opened.ms));
   record.row(
     `${MESSAGES}-message conversation (markdown, code, tables): navigation to the last message shown`,
-    `${worstOpen.toFixed(0)} ms, worst of ${runs} (runs ${list((r) => `${r.opened.ms.toFixed(0)} ms, longest task ${r.opened.longest.toFixed(0)} ms`)})`,
+    `${worstOpen.toFixed(0)} ms, worst of ${runs} (runs ${list((r) => `${r.opened.ms.toFixed(0)} ms of which ${r.opened.answered.toFixed(0)} ms until the messages arrived, longest task after ${r.opened.longest.toFixed(0)} ms`)})`,
     'under 1 s',
     worstOpen < 1000,
   );
