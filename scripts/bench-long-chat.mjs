@@ -10,6 +10,7 @@
 //     the stored reply replaced the draft and the history was read again; goal: no task over 50 ms.
 //   BENCH_LONG_PROFILE=<dir>: one more run of each step with a CPU profile (.cpuprofile, for
 //   Chrome's DevTools) and the functions with the most self time printed.
+/* global document, requestAnimationFrame -- functions run in the page, through page.evaluate and waitForFunction */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,7 +44,9 @@ function answer(n) {
     [
       '```' + lang,
       ...Array.from({ length: lines }, (_, i) =>
-        lang === 'py' ? `    total_${i} = compute(value_${i}, step=${i})  # step ${i}` : `  const item${i} = await load(${i}, { retries: ${i % 4} });`,
+        lang === 'py'
+          ? `    total_${i} = compute(value_${i}, step=${i})  # step ${i}`
+          : `  const item${i} = await load(${i}, { retries: ${i % 4} });`,
       ),
       '```',
     ].join('\n');
@@ -51,18 +54,31 @@ function answer(n) {
     [
       '| Option | Cost | Speed | Note |',
       '| --- | ---: | :---: | --- |',
-      ...Array.from({ length: rows }, (_, i) => `| option ${i + 1} | ${(n * 7 + i * 13) % 400} € | ${i % 2 ? 'fast' : 'slow'} | **${i % 3 ? 'fine' : 'check'}** |`),
+      ...Array.from(
+        { length: rows },
+        (_, i) => `| option ${i + 1} | ${(n * 7 + i * 13) % 400} € | ${i % 2 ? 'fast' : 'slow'} | **${i % 3 ? 'fine' : 'check'}** |`,
+      ),
     ].join('\n');
   const prose = `Answer ${n} goes into some detail: the *first* part explains the idea, the **second** names its limits, and \`inline code\` shows the call. See [the guide](https://example.com/guide/${n}) for more.`;
   switch (n % 5) {
     case 0:
-      return [prose, '', '- a first point to keep in mind', '- a second point, a little longer than the first one', '- a third point', '', prose].join('\n');
+      return [
+        prose,
+        '',
+        '- a first point to keep in mind',
+        '- a second point, a little longer than the first one',
+        '- a third point',
+        '',
+        prose,
+      ].join('\n');
     case 1:
       return [`Here is a function for step ${n}:`, '', code('ts', 18), '', prose].join('\n');
     case 2:
       return [`### Comparison ${n}`, '', table(6), '', prose].join('\n');
     case 3:
-      return [`## Plan ${n}`, '', '1. read the input', '2. clean it', '3. write the result', '', `> ${prose}`, '', code('py', 10)].join('\n');
+      return [`## Plan ${n}`, '', '1. read the input', '2. clean it', '3. write the result', '', `> ${prose}`, '', code('py', 10)].join(
+        '\n',
+      );
     default:
       return [prose, '', prose, '', prose, '', prose].join('\n');
   }
@@ -103,10 +119,10 @@ async function seed(product, chatId) {
       );
       previous = id;
     }
-    await db.query("UPDATE conversation SET title = 'A long conversation', last_active_message_id = $2, last_message_at = now() WHERE id = $1", [
-      chatId,
-      previous,
-    ]);
+    await db.query(
+      "UPDATE conversation SET title = 'A long conversation', last_active_message_id = $2, last_message_at = now() WHERE id = $1",
+      [chatId, previous],
+    );
     await db.query('COMMIT');
   } finally {
     await db.end();
@@ -146,7 +162,9 @@ function longReply() {
 /** Every long task of the page from its start, with when it began (ms since navigation). */
 const recordLongTasks = () => {
   globalThis.__longTasks = [];
-  new PerformanceObserver((list) => list.getEntries().forEach((e) => globalThis.__longTasks.push({ start: e.startTime, ms: e.duration }))).observe({
+  new PerformanceObserver((list) =>
+    list.getEntries().forEach((e) => globalThis.__longTasks.push({ start: e.startTime, ms: e.duration })),
+  ).observe({
     type: 'longtask',
     buffered: true,
   });
@@ -245,7 +263,8 @@ async function stream(page, chatId) {
   await reread;
   // The history read again is rendered in the frames after its answer.
   const end = await page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 50)))),
+    () =>
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 50)))),
   );
   const tasks = await longTasksBetween(page, start, end);
   return { seconds: (end - start) / 1000, longest: worstOf(tasks), count: tasks.length };
@@ -260,7 +279,13 @@ const openai = new testing.FakeOpenAI({
 });
 await openai.start();
 const pgPort = await freePort();
-const product = { ...(await startBuiltProduct({ OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: 'bench-key', CHAT_AUTO_MODEL: 'false', EMBEDDED_PG_PORT: String(pgPort) }, 'bench-long-chat')), pgPort };
+const product = {
+  ...(await startBuiltProduct(
+    { OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: 'bench-key', CHAT_AUTO_MODEL: 'false', EMBEDDED_PG_PORT: String(pgPort) },
+    'bench-long-chat',
+  )),
+  pgPort,
+};
 const browser = await testing.launchChromium();
 try {
   // A guest of the web client, its conversation filled with the 500 messages.
@@ -291,7 +316,10 @@ try {
     console.log(
       `${profiling ? 'profiled run' : `run ${i + 1}`}: open ${opened.ms.toFixed(0)} ms (messages arrived at ${opened.answered.toFixed(0)} ms, longest task after ${opened.longest.toFixed(0)} ms), scroll longest task ${scrolled.longest.toFixed(0)} ms at ${scrolled.fps.toFixed(0)} fps, stream longest task ${streamed.longest.toFixed(0)} ms`,
     );
-    if (profiling) console.log(`Profiled run: open ${opened.ms.toFixed(0)} ms, scroll longest ${scrolled.longest.toFixed(0)} ms, stream longest ${streamed.longest.toFixed(0)} ms`);
+    if (profiling)
+      console.log(
+        `Profiled run: open ${opened.ms.toFixed(0)} ms, scroll longest ${scrolled.longest.toFixed(0)} ms, stream longest ${streamed.longest.toFixed(0)} ms`,
+      );
     else results.push({ opened, scrolled, streamed });
   }
   const list = (pick) => results.map(pick).join(', ');

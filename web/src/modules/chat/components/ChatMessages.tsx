@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, type Ref, type RefObject } from 'react';
+import { useLayoutEffect, useMemo, useRef, type Ref } from 'react';
 import type { ReplyDraft } from '../state/replyStore';
 import { useFeedback, useSwitchBranch } from '../hooks/chatQueries';
 import { useMessageWindow, type MessageListHandle } from '../hooks/useMessageWindow';
@@ -20,7 +20,7 @@ type ChatMessagesProps = {
   onRegenerate: (assistant: DisplayMessage) => void;
   onRetry: () => void;
   /** The scroll area the list is in. */
-  scroller: RefObject<HTMLElement | null>;
+  scroller: HTMLElement | null;
   handle?: Ref<MessageListHandle>;
 };
 
@@ -28,14 +28,29 @@ type ChatMessagesProps = {
  * The conversation's messages, each with its versions, then the reply streaming in; only those near
  * the view are rendered (hooks/useMessageWindow.ts).
  */
-export function ChatMessages({ chatId, visible, all, pendingUser, draft, linked, onEdit, onRegenerate, onRetry, scroller, handle }: ChatMessagesProps) {
+export function ChatMessages({
+  chatId,
+  visible,
+  all,
+  pendingUser,
+  draft,
+  linked,
+  onEdit,
+  onRegenerate,
+  onRetry,
+  scroller,
+  handle,
+}: ChatMessagesProps) {
   const switchBranch = useSwitchBranch();
   const feedback = useFeedback(chatId ?? '');
   const streaming = !!draft?.streaming;
   const places = useMemo(() => branchPlaces(all), [all]);
   const hasDraft = !!draft;
   const draftId = draft?.id;
-  const rows = useMemo(() => messageRows(visible, places, pendingUser, hasDraft ? { id: draftId } : null), [visible, places, pendingUser, hasDraft, draftId]);
+  const rows = useMemo(
+    () => messageRows(visible, places, pendingUser, hasDraft ? { id: draftId } : null),
+    [visible, places, pendingUser, hasDraft, draftId],
+  );
 
   // The same functions for every render, calling the latest handlers: the messages stay memoised.
   const latest = useRef({ onEdit, onRegenerate, chatId, all, switchBranch, feedback });
@@ -63,7 +78,13 @@ export function ChatMessages({ chatId, visible, all, pendingUser, draft, linked,
       {virtualizer.getVirtualItems().map((item) => {
         const row = rows[item.index];
         return (
-          <div key={item.key} className="messages__row" data-index={item.index} ref={virtualizer.measureElement} style={{ top: item.start }}>
+          <div
+            key={item.key}
+            className="messages__row"
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            style={{ top: item.start }}
+          >
             {row.kind === 'draft' ? (
               <MessageItem draft={draft ?? undefined} busy={streaming} onRetry={onRetry} />
             ) : row.kind === 'sending' ? (

@@ -28,7 +28,7 @@ export function ChatView({ chatId }: ChatViewProps) {
   const draft = useReplyDraft(chatId);
   const streaming = !!draft?.streaming;
   const view = useConversationView(chatId, draft);
-  const scroller = useRef<HTMLDivElement>(null);
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const list = useRef<MessageListHandle>(null);
   const toEnd = useCallback(() => list.current?.toEnd(), []);
   const reveal = useCallback((messageId: string) => list.current?.reveal(messageId) ?? false, []);
@@ -52,7 +52,7 @@ export function ChatView({ chatId }: ChatViewProps) {
         </div>
       )}
       <main className="chat__main" id="main">
-        <div className="chat__scroll" ref={scroller}>
+        <div className="chat__scroll" ref={setScroller}>
           <div className="chat__column" onCopy={handleLightCopy}>
             {view.notFound ? (
               <ConversationNotFound />

@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useCallback, useImperativeHandle, useLayoutEffect, useRef, type Ref, type RefObject } from 'react';
+import { useCallback, useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react';
 import { estimateRowHeight, type MessageRow } from '../utils/messageRows';
 
 /** What the conversation's page can ask of its list of messages. */
@@ -19,7 +19,8 @@ const OVERSCAN = 4;
 
 type MessageWindowOptions = {
   rows: MessageRow[];
-  scroller: RefObject<HTMLElement | null>;
+  /** The scroll area (state, not a ref: it is an ancestor, whose ref is set after this list's first effects). */
+  scroller: HTMLElement | null;
   /** The conversation: a new one opens at its end. */
   chatId: string | undefined;
   /** Rows kept rendered wherever the view is (a linked message, the edited one), by key. */
@@ -46,7 +47,7 @@ export function useMessageWindow({ rows, scroller, chatId, pinned, handle }: Mes
   const getItemKey = useCallback((index: number) => rows[index].key, [rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,
-    getScrollElement: () => scroller.current,
+    getScrollElement: () => scroller,
     estimateSize,
     getItemKey,
     rangeExtractor,

@@ -35,7 +35,12 @@ export function messageRows(
   sending: DisplayMessage | null,
   draft: Pick<ReplyDraft, 'id'> | null,
 ): MessageRow[] {
-  const rows: MessageRow[] = visible.map((message) => ({ kind: 'message', key: rowKeyOf(message.id), message, branch: places.get(message.id) }));
+  const rows: MessageRow[] = visible.map((message) => ({
+    kind: 'message',
+    key: rowKeyOf(message.id),
+    message,
+    branch: places.get(message.id),
+  }));
   const draftId = draft?.id ?? 'draft';
   if (sending) rows.push({ kind: 'sending', key: askKey(draftId), message: sending });
   if (draft) rows.push({ kind: 'draft', key: replyKey(draftId) });

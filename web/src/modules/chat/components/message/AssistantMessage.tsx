@@ -66,7 +66,9 @@ export function AssistantMessage({ message, draft, branch, busy, actions, shareI
       />
       <Sources citations={citations} />
       <ToolRuns runs={metadata.tools} />
-      {metadata.incomplete && <CutShortNotice busy={busy} onRegenerate={actions && message ? () => actions.regenerate(message) : undefined} />}
+      {metadata.incomplete && (
+        <CutShortNotice busy={busy} onRegenerate={actions && message ? () => actions.regenerate(message) : undefined} />
+      )}
       {draft?.error && <FailedNotice error={draft.error} onRetry={streaming ? undefined : onRetry} />}
       {message && !draft && (
         <ReplyActions

@@ -38,7 +38,13 @@ export function FeedbackControls({ feedback, reason, onFeedback }: FeedbackContr
         >
           <Field label="Your feedback (optional)">
             {(control) => (
-              <textarea {...control} value={prompt.reason} onChange={(event) => prompt.setReason(event.target.value)} rows={4} maxLength={2000} />
+              <textarea
+                {...control}
+                value={prompt.reason}
+                onChange={(event) => prompt.setReason(event.target.value)}
+                rows={4}
+                maxLength={2000}
+              />
             )}
           </Field>
           <div className="form__actions">

@@ -30,7 +30,14 @@ export function UserMessage({ message, branch, busy, actions, shareId, highlight
     >
       <Attachments files={message.files} shareId={shareId} label="Your attachments" />
       {edit.editing ? (
-        <MessageEditor id={message.id} value={edit.draft} onChange={edit.setDraft} onCancel={edit.cancel} onSubmit={edit.submit} busy={busy} />
+        <MessageEditor
+          id={message.id}
+          value={edit.draft}
+          onChange={edit.setDraft}
+          onCancel={edit.cancel}
+          onSubmit={edit.submit}
+          busy={busy}
+        />
       ) : (
         <div className="message__bubble">{message.text}</div>
       )}
@@ -38,9 +45,7 @@ export function UserMessage({ message, branch, busy, actions, shareId, highlight
         <div className="message__actions">
           {branch && actions && <BranchSwitcher {...branch} onSwitch={(index) => actions.switchBranch(message, index)} disabled={busy} />}
           <CopyButton text={message.text} label="Copy message" className="icon-button icon-button--small" />
-          {actions && (
-            <IconButton small icon="edit" iconSize={15} label="Edit message" title="Edit" disabled={busy} onClick={edit.start} />
-          )}
+          {actions && <IconButton small icon="edit" iconSize={15} label="Edit message" title="Edit" disabled={busy} onClick={edit.start} />}
         </div>
       )}
     </article>
