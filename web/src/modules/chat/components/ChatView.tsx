@@ -10,7 +10,7 @@ import type { MessageListHandle } from '../hooks/useMessageWindow';
 import { useReplyActions } from '../hooks/useReplyActions';
 import { stopGenerating, useReplyDraft } from '../state/replyStore';
 import { ChatHeader } from './ChatHeader';
-import { ChatMessages } from './ChatMessages';
+import { LazyChatMessages, preloadChatMessages } from './LazyChatMessages';
 import { ChatWelcome, ConversationNotFound, MessagesLoading } from './ChatEmptyStates';
 import { Composer } from './Composer';
 import { ShareDialog } from './ShareDialog';
@@ -41,6 +41,9 @@ export function ChatView({ chatId }: ChatViewProps) {
   const hasMessages = view.visible.length > 0 || !!draft;
   const temporaryWanted = useTemporaryWanted();
   useCloseTemporaryChat(chatId, view.temporary);
+  useEffect(() => {
+    if (chatId) preloadChatMessages();
+  }, [chatId]);
 
   return (
     <div className="chat" data-dragging={drop.dragging || undefined} {...drop.handlers}>
@@ -61,7 +64,7 @@ export function ChatView({ chatId }: ChatViewProps) {
             ) : !hasMessages ? (
               <ChatWelcome disabled={streaming} onPick={(suggestion) => void reply.send(suggestion)} />
             ) : (
-              <ChatMessages
+              <LazyChatMessages
                 chatId={chatId}
                 visible={view.visible}
                 all={view.all}
