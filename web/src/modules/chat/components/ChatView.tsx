@@ -10,6 +10,7 @@ import type { MessageListHandle } from '../hooks/useMessageWindow';
 import { useReplyActions } from '../hooks/useReplyActions';
 import { stopGenerating, useReplyDraft } from '../state/replyStore';
 import { ChatHeader } from './ChatHeader';
+import { preloadMarkdown } from '../../markdown/components/LazyMarkdown';
 import { LazyChatMessages, preloadChatMessages } from './LazyChatMessages';
 import { ChatWelcome, ConversationNotFound, MessagesLoading } from './ChatEmptyStates';
 import { Composer } from './Composer';
@@ -42,7 +43,9 @@ export function ChatView({ chatId }: ChatViewProps) {
   const temporaryWanted = useTemporaryWanted();
   useCloseTemporaryChat(chatId, view.temporary);
   useEffect(() => {
-    if (chatId) preloadChatMessages();
+    if (!chatId) return;
+    preloadChatMessages();
+    preloadMarkdown();
   }, [chatId]);
 
   return (

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useEffectiveFlags } from '../../insider/hooks/insiderQueries';
 
 export type FeedbackValue = 'like' | 'dislike' | null;
 type Send = (feedback: FeedbackValue, verbose?: string | null) => void;
@@ -8,8 +7,7 @@ type Send = (feedback: FeedbackValue, verbose?: string | null) => void;
  * Like and dislike on a reply: pressing the current one takes it back; a dislike asks why first
  * when the flag says so (the reason is optional).
  */
-export function useFeedbackPrompt(current: FeedbackValue, previousReason: string | null, send: Send) {
-  const verbose = useEffectiveFlags().dislike_button_verbose_feedback;
+export function useFeedbackPrompt(current: FeedbackValue, previousReason: string | null, verbose: boolean, send: Send) {
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState('');
   const press = (kind: 'like' | 'dislike') => {

@@ -1,5 +1,6 @@
-import { useMemo, useRef } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { toLightHtml } from '../../../../ui/clipboard';
+import { useEffectiveFlags } from '../../../insider/hooks/insiderQueries';
 import { Attachments } from '../../../files/components/Attachments';
 import type { ReplyDraft } from '../../state/replyStore';
 import { linkCitations } from '../../utils/citations';
@@ -36,11 +37,19 @@ export type AssistantMessageProps = {
  */
 export function AssistantMessage({ message, draft, branch, busy, actions, shareId, highlighted, linked, onRetry }: AssistantMessageProps) {
   const body = useRef<HTMLDivElement>(null);
+  const flags = useEffectiveFlags();
   const metadata = message?.metadata ?? {};
   const stored = message?.text ?? '';
   const citations = metadata.citations;
   const storedText = useMemo(() => linkCitations(stored, citations), [stored, citations]);
-  const text = draft ? draft.text : storedText;
+  // A stored reply coming into view (a long conversation scrolled) renders its text in a transition
+  // of its own, which React splits into slices: scrolling past many replies is never one long task.
+  // A draft shows its text at once, and so does the stored reply that replaces it (same component).
+  const [shown, setShown] = useState(!!draft);
+  useEffect(() => {
+    if (!shown) startTransition(() => setShown(true));
+  }, [shown]);
+  const text = draft ? draft.text : shown ? storedText : '';
   const streaming = !!draft?.streaming;
   const generating = !!draft && draft.partialImages.some(Boolean) && draft.images.length === 0;
   const reasoning = draft ? draft.reasoning : typeof metadata.reasoning === 'string' ? metadata.reasoning : '';
@@ -56,7 +65,7 @@ export function AssistantMessage({ message, draft, branch, busy, actions, shareI
     >
       {draft && <ReplyPhase draft={draft} />}
       <Reasoning text={reasoning} open={streaming && !draft?.text} />
-      <RewrittenQuery text={draft ? draft.rewrittenQuery : metadata.rewritten_query} />
+      <RewrittenQuery text={draft ? draft.rewrittenQuery : metadata.rewritten_query} show={!!flags.show_rewritten_user_message} />
       {(text || !draft) && <MessageBody ref={body} text={text} streaming={streaming} />}
       {generating && <ImageSlots partials={draft.partialImages} streaming={streaming} />}
       <Attachments
@@ -77,6 +86,7 @@ export function AssistantMessage({ message, draft, branch, busy, actions, shareI
           busy={busy}
           actions={actions}
           shareId={shareId}
+          flags={flags}
           html={() => (body.current ? toLightHtml(body.current) : undefined)}
         />
       )}

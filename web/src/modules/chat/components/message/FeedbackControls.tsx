@@ -6,12 +6,14 @@ import { useFeedbackPrompt, type FeedbackValue } from '../../hooks/useFeedbackPr
 type FeedbackControlsProps = {
   feedback: FeedbackValue;
   reason: string | null;
+  /** The flag: a dislike asks why. */
+  verbose: boolean;
   onFeedback: (feedback: FeedbackValue, verbose?: string | null) => void;
 };
 
 /** Good reply / bad reply, and the dialog asking what was wrong. */
-export function FeedbackControls({ feedback, reason, onFeedback }: FeedbackControlsProps) {
-  const prompt = useFeedbackPrompt(feedback, reason, onFeedback);
+export function FeedbackControls({ feedback, reason, verbose, onFeedback }: FeedbackControlsProps) {
+  const prompt = useFeedbackPrompt(feedback, reason, verbose, onFeedback);
   const button = (kind: 'like' | 'dislike', label: string) => (
     <button
       type="button"

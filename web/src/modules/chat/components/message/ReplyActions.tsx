@@ -1,3 +1,4 @@
+import type { StoredFlags } from '../../../insider/api/insiderApi';
 import { CopyButton } from '../../../../ui/CopyButton';
 import { IconButton } from '../../../../ui/IconButton';
 import { ReadAloudButton } from '../../../voice/components/ReadAloudButton';
@@ -16,10 +17,12 @@ type ReplyActionsProps = {
   shareId?: string;
   /** The reply's body as light-themed HTML, for the copy. */
   html: () => string | undefined;
+  /** The flags in force (read once per message: a hook per part would cost each message several queries' observers). */
+  flags: StoredFlags;
 };
 
 /** Under a stored reply: its versions, copy, read aloud, feedback, regenerate, and which model wrote it. */
-export function ReplyActions({ message, branch, busy, actions, shareId, html }: ReplyActionsProps) {
+export function ReplyActions({ message, branch, busy, actions, shareId, html, flags }: ReplyActionsProps) {
   return (
     <div className="message__actions">
       {branch && actions && <BranchSwitcher {...branch} onSwitch={(index) => actions.switchBranch(message, index)} disabled={busy} />}
@@ -29,6 +32,7 @@ export function ReplyActions({ message, branch, busy, actions, shareId, html }: 
         <FeedbackControls
           feedback={message.feedback}
           reason={message.verbose_feedback}
+          verbose={!!flags.dislike_button_verbose_feedback}
           onFeedback={(value, verbose) => actions.feedback(message, value, verbose)}
         />
       )}
@@ -43,7 +47,7 @@ export function ReplyActions({ message, branch, busy, actions, shareId, html }: 
           onClick={() => actions.regenerate(message)}
         />
       )}
-      <ReplyBadges metadata={message.metadata ?? {}} />
+      <ReplyBadges metadata={message.metadata ?? {}} showModel={!!flags.show_auto_model_selection} />
     </div>
   );
 }

@@ -1,10 +1,8 @@
 import type { Message } from '@app/contracts/chat';
-import { useEffectiveFlags } from '../../../insider/hooks/insiderQueries';
 import { OfflineNote } from './OfflineNote';
 
 /** Which model wrote a reply: the offline model's note, and the model's name when the flag shows it. */
-export function ReplyBadges({ metadata }: { metadata: Message['metadata'] }) {
-  const showModel = useEffectiveFlags().show_auto_model_selection;
+export function ReplyBadges({ metadata, showModel }: { metadata: Message['metadata']; showModel: boolean }) {
   return (
     <>
       {/* The provider says so (replies stored before it did are known by their provider's id). */}

@@ -1,8 +1,5 @@
-import { useEffectiveFlags } from '../../../insider/hooks/insiderQueries';
-
 /** What the assistant searched for instead of the user's words, when the flag shows it. */
-export function RewrittenQuery({ text }: { text: string | null | undefined }) {
-  const show = useEffectiveFlags().show_rewritten_user_message;
+export function RewrittenQuery({ text, show }: { text: string | null | undefined; show: boolean }) {
   if (!show || !text) return null;
   return <p className="rewritten">Searched for: “{text}”</p>;
 }
