@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { handleLightCopy } from '../../../ui/clipboard';
 import { Icon } from '../../../ui/Icon';
@@ -30,9 +30,10 @@ export function ChatView({ chatId }: ChatViewProps) {
   const streaming = !!draft?.streaming;
   const view = useConversationView(chatId, draft);
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
-  const list = useRef<MessageListHandle>(null);
-  const toEnd = useCallback(() => list.current?.toEnd(), []);
-  const reveal = useCallback((messageId: string) => list.current?.reveal(messageId) ?? false, []);
+  // State, not a ref: the list is loaded on demand, and a link waiting for it is followed once it is there.
+  const [list, setList] = useState<MessageListHandle | null>(null);
+  const toEnd = useCallback(() => list?.toEnd(), [list]);
+  const reveal = useCallback((messageId: string) => list?.reveal(messageId) ?? false, [list]);
   const reply = useReplyActions({ chatId, history: view.history, all: view.all, draft, onStart: toEnd });
   const linked = useLinkedMessage({ chatId, history: view.history, all: view.all, loaded: view.loaded, reveal });
   const [attachments] = useState(() => createAttachmentDraft());
@@ -78,7 +79,7 @@ export function ChatView({ chatId }: ChatViewProps) {
                 onRegenerate={reply.regenerate}
                 onRetry={reply.retry}
                 scroller={scroller}
-                handle={list}
+                handle={setList}
               />
             )}
           </div>
