@@ -7,6 +7,11 @@ import tseslint from 'typescript-eslint';
 
 const FRAMEWORKS = ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'pg', '@nats-io/*', 'ioredis', 'react', 'react-dom', 'react-router', 'rxjs'];
 
+// A URL of the API is written once, in its route's declaration (libs/contracts): everything else
+// names the route (`API.chat.get`, its `.path`) or the prefix (API_PREFIX), never the text.
+const API_URL_MESSAGE = "A URL of the API: use its declared route (API.area.name, or its .path) from '@app/contracts/gateway'.";
+const noApiUrls = ['error', ...['Literal[value=/\\/api\\/v1/]', 'TemplateElement[value.raw=/\\/api\\/v1/]'].map((selector) => ({ selector, message: API_URL_MESSAGE }))];
+
 const boundaries = (serviceMayUse) => [
   'error',
   {
@@ -38,7 +43,14 @@ export default tseslint.config(
       '@nx/enforce-module-boundaries': boundaries(['scope:contracts', 'scope:platform']),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-unsafe-function-type': 'off',
+      'no-restricted-syntax': noApiUrls,
     },
+  },
+  {
+    // Where the URLs are declared; and the tests, which check the wire against the spec's literal
+    // paths (a test that built its URL from the declaration could not see the declaration drift).
+    files: ['libs/contracts/**', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'web/src/test/**'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     // A service's unit and integration tests (never built) may use libs/testing: the fakes of the

@@ -6,7 +6,7 @@
 // it" compare exactly.
 //
 // `spawnLoad()` starts it and answers a handle; the child speaks over the IPC channel:
-//   { type: 'reply', reply: { firstDelayMs, text?, intervalMs?, silent? } }  what the model answers
+//   { type: 'reply', reply: { firstDelayMs, text?, intervalMs?, holdMs?, silent? } }  what the model answers
 //   { type: 'stream', base, token, chats, markers }  each client streams a whole reply
 //   { type: 'start', base, token, chats, markers }   each client reads up to the first text delta
 //   { type: 'stop' }
@@ -89,13 +89,20 @@ function post(base, token, chatId, marker, firstOnly) {
         }
         const arrivals = [];
         let buffer = '';
+        let received = 0;
         res.on('data', (chunk) => {
           if (firstOnly && arrivals.length) return; // the rest is read to its end, not parsed
           const now = performance.now();
           buffer += chunk;
           const blocks = buffer.split('\n\n');
           buffer = blocks.pop();
-          for (const block of blocks) if (block.startsWith('event: text')) arrivals.push(now);
+          // A text event may carry several of the model's deltas (coalesced): each is counted by its
+          // text, so the k-th delta arrives with the event that brings its last character.
+          for (const block of blocks) {
+            if (!block.startsWith('event: text\n')) continue;
+            received += JSON.parse(block.slice(block.indexOf('\ndata: ') + 7)).delta.length;
+            arrivals.push({ at: now, received });
+          }
         });
         res.on('end', () => resolve({ started, arrivals }));
         res.on('error', (error) => resolve({ started, arrivals, failed: String(error) }));
@@ -119,13 +126,17 @@ async function child() {
   const written = (markers) => {
     const requests = fake.requests('responses').filter((r) => r.stream);
     return markers.map((marker) => {
-      const request = requests.find((r) => JSON.stringify(r.body.input).includes(marker));
+      // Quoted first: marker "x-1" is inside "x-10" too.
+      const request =
+        requests.find((r) => JSON.stringify(r.body.input).includes(JSON.stringify(marker))) ??
+        requests.find((r) => JSON.stringify(r.body.input).includes(marker));
       if (!request) return undefined;
-      const deltas = fake
-        .emitted(request.requestId)
-        .filter((e) => e.event === 'response.output_text.delta')
-        .map((e) => e.at);
-      return { at: request.at, deltas };
+      const emitted = fake.emitted(request.requestId).filter((e) => e.event === 'response.output_text.delta');
+      let length = 0;
+      const deltas = emitted.map((e) => e.at);
+      // How much text the client has once it has delta k.
+      const through = emitted.map((e) => (length += e.data.delta.length));
+      return { at: request.at, deltas, through };
     });
   };
 
@@ -135,7 +146,12 @@ async function child() {
       fake.reset();
       const steps = reply.silent
         ? [{ delayMs: 20 * 60_000 }]
-        : [{ delayMs: reply.firstDelayMs }, { text: reply.text, intervalMs: reply.intervalMs }];
+        : [
+            { delayMs: reply.firstDelayMs },
+            { text: reply.text, intervalMs: reply.intervalMs },
+            // The reply goes on after a pause (a start measured apart from the reply's end).
+            ...(reply.holdMs ? [{ delayMs: reply.holdMs }, { text: ' end' }] : []),
+          ];
       fake.setDefaultReply('responses', () => ({ steps }));
       return null;
     },
@@ -146,19 +162,24 @@ async function child() {
       const steady = [];
       const firstOverhead = [];
       // When the last stream had its first delta: every start is behind us.
-      const allStarted = Math.max(...results.map((r) => r.arrivals[0] ?? -Infinity));
+      const allStarted = Math.max(...results.map((r) => r.arrivals[0]?.at ?? -Infinity));
       results.forEach(({ started, arrivals }, i) => {
         const model = models[i];
         if (!model) return;
+        let j = 0;
         model.deltas.forEach((at, k) => {
-          if (arrivals[k] === undefined) return;
-          added.push(arrivals[k] - at);
-          if (at > allStarted) steady.push(arrivals[k] - at);
+          while (j < arrivals.length && arrivals[j].received < model.through[k]) j++;
+          if (j === arrivals.length) return;
+          added.push(arrivals[j].at - at);
+          if (at > allStarted) steady.push(arrivals[j].at - at);
         });
-        if (arrivals.length && model.deltas.length) firstOverhead.push(arrivals[0] - started - (model.deltas[0] - model.at));
+        if (arrivals.length && model.deltas.length) firstOverhead.push(arrivals[0].at - started - (model.deltas[0] - model.at));
       });
       const failures = results.filter((r) => r.failed).map((r) => r.failed);
-      return { added, steady, firstOverhead, refused: results.filter((r) => r.refused).length, failures };
+      // The steady window, in epoch ms (comparable across processes): every stream started → the last delta.
+      const lastArrival = Math.max(...results.map((r) => r.arrivals.at(-1)?.at ?? -Infinity));
+      const window = { from: performance.timeOrigin + allStarted, to: performance.timeOrigin + lastArrival };
+      return { added, steady, firstOverhead, refused: results.filter((r) => r.refused).length, failures, window };
     },
     start: async ({ base, token, chats, markers }) => {
       const results = await Promise.all(markers.map((marker, i) => post(base, token, chats[i], marker, true)));
@@ -166,10 +187,16 @@ async function child() {
       const overhead = [];
       results.forEach(({ started, arrivals }, i) => {
         const model = models[i];
-        if (model && arrivals.length && model.deltas.length) overhead.push(arrivals[0] - started - (model.deltas[0] - model.at));
+        if (model && arrivals.length && model.deltas.length) overhead.push(arrivals[0].at - started - (model.deltas[0] - model.at));
       });
       const failures = results.filter((r) => r.failed || r.refused).map((r) => r.failed ?? 'refused (503 or 429)');
-      return { overhead, failures };
+      // From the first POST to the last first delta, in epoch ms (comparable across processes).
+      const firsts = results.filter((r) => r.arrivals.length).map((r) => r.arrivals[0].at);
+      const window = {
+        from: performance.timeOrigin + Math.min(...results.map((r) => r.started)),
+        to: performance.timeOrigin + Math.max(...firsts),
+      };
+      return { overhead, failures, window };
     },
     stop: async () => {
       await fake.stop(); // ends the silent model calls

@@ -10,6 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { loadavg } from 'node:os';
+import { benchRecorder } from './bench-record.mjs';
 import { build } from './build.mjs';
 import { reachable, root } from './lib.mjs';
 
@@ -204,6 +206,20 @@ try {
 } finally {
   await fake.stop();
 }
+
+// The issue's row: retrieval p99 at 10,000 memories, with what else loaded the machine meanwhile.
+const record = benchRecorder('memory');
+const load = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' / ');
+for (const r of rows.filter((row) => row.what.startsWith('retrieval, 10,000')))
+  record.row(
+    `memory retrieval p99, 10,000 memories (${r.what.match(/\((.*)\)/)[1]})`,
+    `${ms(r.p99)} ms (p50 ${ms(r.p50)} ms, ${r.n} calls; load average 1/5/15 min ${load})`,
+    'at most 5 ms',
+    r.p99 <= 5,
+  );
+record.save();
 
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`\n${pad('measure', 58)}${pad('n', 7)}${pad('p50 ms', 10)}${pad('p99 ms', 10)}${pad('mean ms', 10)}note`);

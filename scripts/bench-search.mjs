@@ -4,7 +4,9 @@
 // users; `chat.search` over the bus, as the gateway calls it, for what people type: every prefix (two
 // letters and more) of words from the rarest to the most common, and pairs of words. Prints p50 / p99.
 //   BENCH_SEARCH_OTHERS (1,000,000), BENCH_SEARCH_MINE (200,000), BENCH_SEARCH_QUERIES (600),
-//   BENCH_TRANSPORTS (in-process,nats)
+//   BENCH_TRANSPORTS (in-process,nats), BENCH_SEARCH_KEEP=1 (keep the seeded database and print its URL,
+//   to profile the queries with EXPLAIN ANALYZE; drop it by hand afterwards), BENCH_SEARCH_DATABASE=<url>
+//   (search a kept database instead of seeding one: before and after a change, side by side, in minutes)
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -113,9 +115,33 @@ function queries() {
     const w = VOCABULARY[rank];
     for (let i = 2; i <= w.length; i++) typed.push(w.slice(0, i));
   }
-  for (let i = 0; i < 20; i++) typed.push(`${VOCABULARY[Math.floor(random() * 500)]} ${VOCABULARY[Math.floor(random() * 5_000)]}`);
+  // Pairs drawn from their own generator: the same whether the data was seeded in this run or reused.
+  const pick = prng(26112026);
+  for (let i = 0; i < 20; i++) typed.push(`${VOCABULARY[Math.floor(pick() * 500)]} ${VOCABULARY[Math.floor(pick() * 5_000)]}`);
   typed.push('nothingmatchesthis', VOCABULARY[17], VOCABULARY[17].normalize('NFD').replace(/\p{M}/gu, ''));
   return typed;
+}
+
+/** The bench's rows: 5,000 other users' messages, then the searched user's; the GIN index built after them. */
+async function seed(db) {
+  const started = performance.now();
+  // The index is built once, after the rows (as a restore would); the data is the same either way.
+  await db.query('DROP INDEX chat.message_search_idx');
+  const others = 5_000;
+  let seeded = 0;
+  for (let u = 0; u < others; u++) {
+    await seedUser(db, randomUUID(), Math.floor(OTHERS / others));
+    seeded += Math.floor(OTHERS / others);
+    if (u % 500 === 499) console.log(`  ${seeded.toLocaleString('en')} other messages...`);
+  }
+  const me = randomUUID();
+  await seedUser(db, me, MINE, (n) => n % 50_000 === 0 && console.log(`  ${n.toLocaleString('en')} of the user's messages...`));
+  await db.query('CREATE INDEX message_search_idx ON chat.message USING gin (search)');
+  await db.query('VACUUM ANALYZE chat.message');
+  await db.query('VACUUM ANALYZE chat.conversation');
+  const { rows } = await db.query('SELECT count(*)::int AS n FROM chat.message');
+  console.log(`  seeded ${rows[0].n.toLocaleString('en')} messages in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return me;
 }
 
 function stats(samples) {
@@ -126,28 +152,20 @@ function stats(samples) {
 
 async function run(transport) {
   const environment = await testing.createTestEnvironment('benchsearch', transport);
-  const stack = await bootEmbedded({ ...environment.env, LOG_LEVEL: 'error' });
-  const db = new Client({ connectionString: environment.database.url });
+  const reused = process.env.BENCH_SEARCH_DATABASE;
+  const databaseUrl = reused ?? environment.database.url;
+  const stack = await bootEmbedded({ ...environment.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' });
+  const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const started = performance.now();
-    // The index is built once, after the rows (as a restore would); the data is the same either way.
-    await db.query('DROP INDEX chat.message_search_idx');
-    const others = 5_000;
-    let seeded = 0;
-    for (let u = 0; u < others; u++) {
-      await seedUser(db, randomUUID(), Math.floor(OTHERS / others));
-      seeded += Math.floor(OTHERS / others);
-      if (u % 500 === 499) console.log(`  ${seeded.toLocaleString('en')} other messages...`);
+    let me;
+    if (reused) {
+      // A database a run kept (BENCH_SEARCH_KEEP): its heaviest user is the one searched.
+      me = (await db.query('SELECT user_id FROM chat.message GROUP BY user_id ORDER BY count(*) DESC LIMIT 1')).rows[0].user_id;
+      console.log(`  reusing ${reused} (user ${me})`);
+    } else {
+      me = await seed(db);
     }
-    const me = randomUUID();
-    await seedUser(db, me, MINE, (n) => n % 50_000 === 0 && console.log(`  ${n.toLocaleString('en')} of the user's messages...`));
-    await db.query('CREATE INDEX message_search_idx ON chat.message USING gin (search)');
-    await db.query('VACUUM ANALYZE chat.message');
-    await db.query('VACUUM ANALYZE chat.conversation');
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM chat.message');
-    console.log(`  seeded ${rows[0].n.toLocaleString('en')} messages in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-
     const rpc = new platform.RpcClient(stack.runtime.bus, 10_000);
     const caller = { user_id: me, is_anon: false, session_id: null, request_id: 'bench' };
     const typed = queries();
@@ -167,7 +185,7 @@ async function run(transport) {
     slowest.sort((a, b) => b.took - a.took);
     // What the slowest were: PostgreSQL's estimate against the true count, and each plan's time.
     if (process.env.BENCH_SEARCH_EXPLAIN) {
-      const chat = require('./services/chat/dist/search/search-terms.js');
+      const chat = require('./libs/contracts/dist/chat/index.js');
       const { ownedQuery } = require('./services/chat/dist/search/conversation-search.repository.js');
       await db.query('SET search_path = chat');
       for (const { q } of slowest.slice(0, 8)) {
@@ -205,7 +223,9 @@ async function run(transport) {
   } finally {
     await db.end();
     await stack.close();
-    await environment.cleanup();
+    // A reused database stays; the empty one made for this run goes, unless asked to keep what was seeded.
+    if (process.env.BENCH_SEARCH_KEEP && !reused) console.log(`  kept the database: ${environment.database.url}`);
+    else await environment.cleanup();
   }
 }
 
@@ -219,7 +239,8 @@ for (const transport of wanted) {
     console.log(`NATS does not answer at ${testing.machine.natsUrl}: skipping the NATS transport.`);
     continue;
   }
-  console.log(`${transport}: seeding ${MINE.toLocaleString('en')} messages of one user among ${OTHERS.toLocaleString('en')}...`);
+  if (!process.env.BENCH_SEARCH_DATABASE)
+    console.log(`${transport}: seeding ${MINE.toLocaleString('en')} messages of one user among ${OTHERS.toLocaleString('en')}...`);
   const r = await run(transport);
   console.log(`  ${r.n} searches, ${r.found.toFixed(1)} results each; slowest: ${r.slowest.join(', ')}`);
   recorder.row(

@@ -14,6 +14,8 @@ import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { spawnLoad } from './bench-load.mjs';
+import { cpuSpent, sampleCpu, spawnFloor } from './bench-floor/floor.mjs';
+import { benchRecorder } from './bench-record.mjs';
 import { build } from './build.mjs';
 import { guestToken, newConversation, percentile, reachable, root } from './lib.mjs';
 
@@ -23,6 +25,8 @@ const transports = (process.env.BENCH_TRANSPORTS ?? 'in-process,nats').split(','
 const profileDir = process.env.BENCH_START_PROFILE;
 const timeSteps = process.env.BENCH_START_STEPS === '1';
 const FIRST_DELAY_MS = 50;
+/** How long the replies of a burst pause after their first words. */
+const HOLD_MS = 10_000;
 
 build({ quiet: true });
 const require = createRequire(join(root, 'package.json'));
@@ -62,12 +66,16 @@ function instrument(stack) {
     timeMethods(chat.get(dist(file)[name]), name);
 }
 
-async function run(stack, load, token, concurrency, profile) {
+async function run(stack, load, token, concurrency, profile, floor) {
   const newChat = () => newConversation(stack.url, token);
   const chats = [];
-  for (let i = 0; i < concurrency; i++) chats.push(await newChat());
-  await load.reply({ firstDelayMs: FIRST_DELAY_MS, text: 'first second', intervalMs: 1 });
-  const markers = chats.map((_, i) => `start-${concurrency}-${i}-${Math.random().toString(36).slice(2)}`);
+  for (let i = 0; i < concurrency; i++) chats.push(floor ? 'floor' : await newChat());
+  // Many at once: the replies pause after their first words, so that their ends (the reply stored,
+  // its events handled) do not fall among the starts: the CPU of the starts alone is read over the
+  // window from the first POST to the last first delta. One at a time: the whole short reply.
+  const holdMs = concurrency > 1 ? HOLD_MS : 0;
+  await load.reply({ firstDelayMs: FIRST_DELAY_MS, text: 'first second', intervalMs: 1, holdMs });
+  const markers = chats.map((_, i) => `${floor ? 'floor' : 'start'}-${concurrency}-${i}-${Math.random().toString(36).slice(2)}`);
   steps.clear();
   const session = profile ? new Session() : undefined;
   if (session) {
@@ -76,9 +84,12 @@ async function run(stack, load, token, concurrency, profile) {
     await session.post('Profiler.setSamplingInterval', { interval: 1000 });
     await session.post('Profiler.start');
   }
-  const cpu = process.cpuUsage();
-  const { overhead, failures } = await load.start(stack.url, token, chats, markers);
-  const used = process.cpuUsage(cpu);
+  const cpu = floor ? await floor.cpu() : process.cpuUsage();
+  const sampler = floor ? undefined : sampleCpu();
+  const { overhead, failures, window } = await load.start(floor ? floor.url : stack.url, token, chats, markers);
+  let usedUs = floor ? cpuSpent(cpu, await floor.cpu()) : cpuSpent(cpu, process.cpuUsage());
+  if (holdMs) usedUs = floor ? await floor.cpuBetween(window.from, window.to) : sampler.between(window.from, window.to);
+  sampler?.stop();
   if (session) {
     const { profile: written } = await session.post('Profiler.stop');
     mkdirSync(profileDir, { recursive: true });
@@ -88,7 +99,7 @@ async function run(stack, load, token, concurrency, profile) {
     session.disconnect();
   }
   if (failures.length) console.log(`${failures.length} of ${concurrency} starts failed, e.g. ${failures[0]}`);
-  return { overhead, cpuMs: (used.user + used.system) / 1000 / concurrency };
+  return { overhead, cpuMs: usedUs / 1000 / concurrency };
 }
 
 const rows = [];
@@ -103,6 +114,8 @@ for (const transport of transports) {
   }
   const load = await spawnLoad();
   const environment = await testing.createTestEnvironment('benchstart', transport);
+  // The bare start: one INSERT on the same PostgreSQL (the same database) and one model request.
+  const floor = await spawnFloor({ modelUrl: load.baseURL, databaseUrl: environment.env.DATABASE_URL, profileDir });
   const stack = await bootEmbedded({
     ...environment.env,
     LOG_LEVEL: 'error',
@@ -134,7 +147,24 @@ for (const transport of transports) {
         samples.push(...result.overhead);
         cpuMs += result.cpuMs / rounds;
       }
-      rows.push({ transport, concurrency, n: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), cpuMs });
+      // The floor at the same level, right after, the same way.
+      const bare = [];
+      let bareCpuMs = 0;
+      await run(stack, load, token, 20, undefined, floor); // warm-up (the floor's pool and model connections)
+      for (let i = 0; i < rounds; i++) {
+        const result = await run(stack, load, token, concurrency, undefined, floor);
+        bare.push(...result.overhead);
+        bareCpuMs += result.cpuMs / rounds;
+      }
+      rows.push({
+        transport,
+        concurrency,
+        n: samples.length,
+        p50: percentile(samples, 50),
+        p99: percentile(samples, 99),
+        cpuMs,
+        floor: { n: bare.length, p50: percentile(bare, 50), p99: percentile(bare, 99), cpuMs: bareCpuMs },
+      });
       console.log(`${transport}: ${concurrency} at once done`);
       if (timeSteps) {
         for (const [name, durations] of [...steps].sort((a, b) => percentile(b[1], 50) - percentile(a[1], 50)))
@@ -145,18 +175,39 @@ for (const transport of transports) {
     await stack.close();
     await environment.cleanup();
     await load.stop();
+    await floor.stop();
   }
 }
 
 const pad = (s, n) => String(s).padEnd(n);
+const { availableParallelism, loadavg } = require('node:os');
 console.log(
-  `\nReply start: POST to the first text delta, minus the model's ${FIRST_DELAY_MS} ms before its first token (${require('node:os').availableParallelism()} cores)`,
+  `\nReply start: POST to the first text delta, minus the model's ${FIRST_DELAY_MS} ms before its first token (${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' ',
+    )}). Each figure: the product / the bare start (scripts/bench-floor: one INSERT, one model request; same run, clients and model)`,
 );
-console.log(
-  `${pad('transport', 12)}${pad('at once', 9)}${pad('n', 7)}${pad('p50 ms', 10)}${pad('p99 ms', 10)}CPU per start ms (the product's process)`,
-);
+console.log(`${pad('transport', 12)}${pad('at once', 9)}${pad('n', 7)}${pad('p50 ms', 18)}${pad('p99 ms', 18)}CPU per start ms (ratio)`);
 for (const r of rows)
   console.log(
-    `${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.n, 7)}${pad(r.p50.toFixed(1), 10)}${pad(r.p99.toFixed(1), 10)}${r.cpuMs.toFixed(2)}`,
+    `${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.n, 7)}${pad(`${r.p50.toFixed(1)} / ${r.floor.p50.toFixed(1)}`, 18)}${pad(`${r.p99.toFixed(1)} / ${r.floor.p99.toFixed(1)}`, 18)}${r.cpuMs.toFixed(2)} / ${r.floor.cpuMs.toFixed(2)} (${(r.cpuMs / r.floor.cpuMs).toFixed(1)}×)`,
   );
+const record = benchRecorder('start');
+for (const r of rows) {
+  const times = r.cpuMs / r.floor.cpuMs;
+  record.row(
+    `CPU per start, ${r.concurrency} at once, ${r.transport} (${r.concurrency > 1 ? 'the starts alone' : 'the whole short reply'})`,
+    `${r.cpuMs.toFixed(2)} ms; the bare start ${r.floor.cpuMs.toFixed(2)} ms: ${times.toFixed(1)}×`,
+    'at most 3× the bare start',
+    times <= 3,
+  );
+  record.row(
+    `POST to first delta, ${r.concurrency} at once, ${r.transport}, p50 / p99`,
+    `${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms; the bare start ${r.floor.p50.toFixed(1)} / ${r.floor.p99.toFixed(1)} ms`,
+    r.concurrency === 1 ? 'at most 10 ms p50' : 'p50 under 1 s',
+    r.concurrency === 1 ? r.p50 <= 10 : r.p50 < 1000,
+  );
+}
+record.save();
 process.exit(0);

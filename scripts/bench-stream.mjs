@@ -13,10 +13,15 @@
 //   BENCH_STREAMS (default 1,100,500), BENCH_STREAM_TOKENS (40), BENCH_TOKEN_INTERVAL_MS (25),
 //   BENCH_FIRST_TOKEN_DELAY_MS (50), BENCH_TRANSPORTS (in-process,nats), BENCH_IDLE_STREAMS (5000; 0 skips),
 //   BENCH_STREAM_PROFILE=<dir>: a CPU profile of the product while the largest level streams
+// Once the idle replies are let go (their clients hang up, then their model calls end all at once,
+// as a gateway restart or a network blip ends thousands of streams), every reply is read back from
+// the database: one whose final state was not stored by its own process (still `streaming`, or only
+// recovered from its last checkpoint once its lease ran out) is counted as lost; the goal is 0, and
+// the bench exits non-zero otherwise. "The reply could not be saved" in the log is counted too.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -24,8 +29,20 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnLoad } from './bench-load.mjs';
+import { cpuSpent, sampleCpu, spawnFloor } from './bench-floor/floor.mjs';
+import { measureSseParsing } from './bench-floor/sse-parse.mjs';
+import { benchRecorder } from './bench-record.mjs';
 import { build } from './build.mjs';
 import { guestToken, newConversation, percentile, reachable, root } from './lib.mjs';
+
+/** Lines of the product's log saying a reply could not be saved (LOG_FORMAT pretty: it logs through process.stdout.write). */
+let notSavedLogged = 0;
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  const text = String(chunk);
+  if (text.includes('The reply could not be saved')) notSavedLogged += text.split('The reply could not be saved').length - 1;
+  return write(chunk, ...rest);
+};
 
 const levels = (process.env.BENCH_STREAMS ?? '1,100,500').split(',').map(Number);
 const tokens = Number(process.env.BENCH_STREAM_TOKENS ?? 40);
@@ -59,6 +76,7 @@ const gc = runInNewContext('gc');
 
 build({ quiet: true });
 const require = createRequire(join(root, 'package.json'));
+const { Client } = require('pg');
 const { bootEmbedded } = require('./deploy/embedded/dist/index.js');
 const testing = require('./libs/testing/dist/index.js');
 
@@ -66,7 +84,7 @@ const testing = require('./libs/testing/dist/index.js');
  * Opens `idleStreams` replies whose model stays silent, from a client in another process (its
  * sockets are not this process's memory), and measures this process before and with them open.
  */
-async function holdIdle(base, token, load) {
+async function holdIdle(base, token, load, databaseUrl) {
   await load.reply({ silent: true });
   gc();
   const before = process.memoryUsage();
@@ -94,8 +112,11 @@ async function holdIdle(base, token, load) {
   await new Promise((r) => setTimeout(r, 3000)); // heartbeats flowing, nothing else
   gc();
   const held = process.memoryUsage();
-  client.kill();
-  await load.stop(); // ends the silent model calls
+  client.kill(); // every client hangs up at once
+  const loggedBefore = notSavedLogged;
+  const endedAt = performance.now();
+  await load.stop(); // ends the silent model calls: every reply ends at once
+  const settled = await settle(databaseUrl);
   const mib = (bytes) => bytes / 1024 / 1024;
   return {
     held: opened - ended,
@@ -105,7 +126,37 @@ async function holdIdle(base, token, load) {
     rssAddedMiB: mib(held.rss - before.rss),
     heapAddedMiB: mib(held.heapUsed - before.heapUsed),
     perStreamKiB: (held.rss - before.rss) / 1024 / Math.max(1, opened - ended),
+    lost: settled.lost,
+    replies: settled.replies,
+    settleSeconds: (performance.now() - endedAt) / 1000,
+    notSaved: notSavedLogged - loggedBefore,
   };
+}
+
+/**
+ * Waits until no reply is `streaming` any more (each stored by its process, or recovered once its
+ * lease ran out), then counts the replies whose final state their process did not store: the
+ * pipeline's last write sets `duration_ms` in the metadata, a checkpoint or a recovery never does.
+ */
+async function settle(databaseUrl) {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const { rows } = await db.query("SELECT count(*)::int AS n FROM chat.message WHERE sender = 'assistant' AND status = 'streaming'");
+      if (rows[0].n === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS replies,
+              count(*) FILTER (WHERE status = 'streaming' OR NOT (metadata ? 'duration_ms'))::int AS lost
+       FROM chat.message WHERE sender = 'assistant'`,
+    );
+    return rows[0];
+  } finally {
+    await db.end();
+  }
 }
 
 /**
@@ -151,6 +202,7 @@ for (const transport of transports) {
     continue;
   }
   const load = await spawnLoad();
+  const floor = await spawnFloor({ modelUrl: load.baseURL, profileDir });
   const text = Array.from({ length: tokens }, (_, i) => `t${i}`).join(' ');
   const reply = { firstDelayMs, text, intervalMs };
   const usePostgres = await reachable(testing.machine.databaseUrl.replace(/^postgres/, 'http'));
@@ -159,6 +211,7 @@ for (const transport of transports) {
   const stack = await bootEmbedded({
     ...(environment?.env ?? { PORT: '0', DATA_DIR: dataDir, ...(transport === 'nats' ? { NATS_URL: testing.machine.natsUrl } : {}) }),
     LOG_LEVEL: 'error',
+    LOG_FORMAT: 'pretty', // through process.stdout.write, where the lines saying a reply could not be saved are counted
     LLM_PROVIDER: 'openai',
     OPENAI_API_KEY: 'bench',
     OPENAI_BASE_URL: load.baseURL,
@@ -184,8 +237,11 @@ for (const transport of transports) {
       for (let i = 0; i < concurrency; i++) chats.push(await newChat());
       const profiling = profileDir && concurrency === Math.max(...levels) ? await startProfile() : undefined;
       const cpu = process.cpuUsage();
-      const { added, steady, firstOverhead, refused, failures, load: busy } = await load.stream(stack.url, token, chats, markers);
+      const sampler = sampleCpu();
+      const { added, steady, firstOverhead, refused, failures, load: busy, window } = await load.stream(stack.url, token, chats, markers);
       const used = process.cpuUsage(cpu);
+      const steadyCpu = sampler.between(window.from, window.to);
+      sampler.stop();
       if (profiling) console.log(`CPU profile: ${await profiling.stop(`stream-${transport}-${concurrency}`)}`);
       console.log(
         `${transport}: ${concurrency} streams; the load process used ${(busy.cpuShare * 100).toFixed(0)} % of a core, its event loop's delay p99 ${busy.lagP99Ms.toFixed(1)} ms`,
@@ -203,30 +259,86 @@ for (const transport of transports) {
         first50: percentile(firstOverhead, 50),
         first99: percentile(firstOverhead, 99),
         cpuPerDeltaUs: (used.user + used.system) / Math.max(1, added.length),
+        // Once every stream had started: the relay's own cost, the starts apart (they have their own row).
+        steadyCpuPerDeltaUs: steadyCpu / Math.max(1, steady.length),
       });
-      console.log(`${transport}: ${concurrency} streams done`);
+      // The floor at the same level, same clients, same fake model, right after: the bare relay.
+      await load.reply(reply);
+      const floorMarkers = Array.from({ length: concurrency }, (_, i) => `floor-${concurrency}-${i}`);
+      const floorCpu = await floor.cpu();
+      const bare = await load.stream(
+        floor.url,
+        token,
+        floorMarkers.map(() => 'floor'),
+        floorMarkers,
+      );
+      const floorUsed = cpuSpent(floorCpu, await floor.cpu());
+      Object.assign(rows.at(-1), {
+        floor: {
+          deltas: bare.added.length,
+          p50: percentile(bare.added, 50),
+          p99: percentile(bare.added, 99),
+          steady99: percentile(bare.steady, 99),
+          first50: percentile(bare.firstOverhead, 50),
+          cpuPerDeltaUs: floorUsed / Math.max(1, bare.added.length),
+          steadyCpuPerDeltaUs: (await floor.cpuBetween(bare.window.from, bare.window.to)) / Math.max(1, bare.steady.length),
+        },
+      });
+      console.log(`${transport}: ${concurrency} streams done (and the bare relay)`);
     }
-    if (idleStreams > 0) idleRows.push({ transport, ...(await holdIdle(stack.url, token, load)) });
+    if (idleStreams > 0) idleRows.push({ transport, ...(await holdIdle(stack.url, token, load, stack.runtime.databaseUrl)) });
   } finally {
     await stack.close();
     await environment?.cleanup();
     await load.stop();
+    await floor.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 const pad = (s, n) => String(s).padEnd(n);
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-');
+const ratio = (a, b) => (Number.isFinite(a / b) ? `${(a / b).toFixed(1)}×` : '-');
 console.log(
-  `\nStreaming (${availableParallelism()} cores): ${tokens} tokens every ${intervalMs} ms after ${firstDelayMs} ms; latency added between the model and the SSE client (goal: p99 under 10 ms)`,
+  `\nStreaming (${availableParallelism()} cores, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' ',
+    )}): ${tokens} tokens every ${intervalMs} ms after ${firstDelayMs} ms; latency added between the model and the SSE client. Each row: the product / the bare relay (scripts/bench-floor, same run, same clients and model)`,
 );
 console.log(
-  `${pad('transport', 12)}${pad('streams', 9)}${pad('refused', 9)}${pad('deltas', 9)}${pad('added p50 ms', 14)}${pad('added p99 ms', 14)}${pad('steady p99 ms', 15)}${pad('POST→1st delta overhead p50', 29)}${pad('p99', 9)}product CPU per delta µs`,
+  `${pad('transport', 12)}${pad('streams', 9)}${pad('refused', 9)}${pad('deltas', 13)}${pad('added p50 ms', 16)}${pad('added p99 ms', 16)}${pad('steady p99 ms', 20)}${pad('POST→1st delta p50 ms', 23)}${pad('p99', 9)}CPU per delta µs (ratio)`,
 );
-for (const r of rows)
+for (const r of rows) {
+  const f = r.floor ?? {};
   console.log(
-    `${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.refused, 9)}${pad(r.deltas, 9)}${pad(ms(r.p50), 14)}${pad(ms(r.p99), 14)}${pad(`${ms(r.steady99)} (${r.steady})`, 15)}${pad(ms(r.first50), 29)}${pad(ms(r.first99), 9)}${r.cpuPerDeltaUs.toFixed(0)}`,
+    `${pad(r.transport, 12)}${pad(r.concurrency, 9)}${pad(r.refused, 9)}${pad(`${r.deltas}/${f.deltas}`, 13)}${pad(`${ms(r.p50)} / ${ms(f.p50)}`, 16)}${pad(`${ms(r.p99)} / ${ms(f.p99)}`, 16)}${pad(`${ms(r.steady99)} / ${ms(f.steady99)}`, 20)}${pad(`${ms(r.first50)} / ${ms(f.first50)}`, 23)}${pad(ms(r.first99), 9)}${pad(`${r.cpuPerDeltaUs.toFixed(0)} / ${f.cpuPerDeltaUs?.toFixed(0)} (${ratio(r.cpuPerDeltaUs, f.cpuPerDeltaUs)})`, 26)}${r.steadyCpuPerDeltaUs.toFixed(0)} / ${f.steadyCpuPerDeltaUs?.toFixed(0)} (${ratio(r.steadyCpuPerDeltaUs, f.steadyCpuPerDeltaUs)})`,
   );
+}
+const record = benchRecorder('stream');
+for (const r of rows.filter((row) => row.concurrency >= 100 && row.floor)) {
+  const times = r.steadyCpuPerDeltaUs / r.floor.steadyCpuPerDeltaUs;
+  record.row(
+    `CPU per delta once every stream had started, ${r.concurrency} streams, ${r.transport}`,
+    `${r.steadyCpuPerDeltaUs.toFixed(0)} µs; the bare relay ${r.floor.steadyCpuPerDeltaUs.toFixed(0)} µs: ${times.toFixed(1)}× (the whole level, starts included: ${r.cpuPerDeltaUs.toFixed(0)} / ${r.floor.cpuPerDeltaUs.toFixed(0)} µs, ${ratio(r.cpuPerDeltaUs, r.floor.cpuPerDeltaUs)})`,
+    'at most 3× the bare relay',
+    times <= 3,
+  );
+  record.row(
+    `added latency once every stream had started, p99, ${r.concurrency} streams, ${r.transport}`,
+    `${ms(r.steady99)} ms (all deltas: ${ms(r.p99)} ms); the bare relay ${ms(r.floor.steady99)} ms (${ms(r.floor.p99)} ms)`,
+    'at most 50 ms',
+    r.steady99 <= 50,
+  );
+}
+const parsing = await measureSseParsing();
+record.row(
+  "SSE parsing of the model's stream per event (in memory, one event per chunk)",
+  `openai SDK ${parsing.sdkUs.toFixed(1)} µs; a minimal parser ${parsing.minimalUs.toFixed(1)} µs`,
+  'measured, to decide whether the SDK is the cost',
+  null,
+);
+record.save();
 if (idleRows.length) {
   console.log(
     `\nIdle reply streams held open (goal: 5,000 under 1 GiB); memory of the product's process (gateway + chat + the other services)`,
@@ -238,5 +350,35 @@ if (idleRows.length) {
     console.log(
       `${pad(r.transport, 12)}${pad(r.held, 7)}${pad(r.failed, 8)}${pad(r.openSeconds.toFixed(0), 13)}${pad(r.rssMiB.toFixed(0), 10)}${pad(r.rssAddedMiB.toFixed(0), 15)}${pad(r.heapAddedMiB.toFixed(0), 16)}${r.perStreamKiB.toFixed(0)}`,
     );
+  console.log(
+    `\nEvery client hung up, then every reply ended at once; each reply read back from the database (goal: 0 lost, none "could not be saved")`,
+  );
+  console.log(`${pad('transport', 12)}${pad('replies', 9)}${pad('lost', 6)}${pad('"could not be saved" logged', 29)}all stored in s`);
+  for (const r of idleRows)
+    console.log(`${pad(r.transport, 12)}${pad(r.replies, 9)}${pad(r.lost, 6)}${pad(r.notSaved, 29)}${r.settleSeconds.toFixed(1)}`);
+  const record = benchRecorder('stream-idle');
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
+  for (const r of idleRows) {
+    record.row(
+      `idle reply streams one gateway holds (${r.transport})`,
+      `${r.held} held, ${r.failed} failed; RSS ${r.rssMiB.toFixed(0)} MiB (load average ${load})`,
+      `${idleStreams.toLocaleString('en')} under 1 GiB`,
+      r.held === idleStreams && r.rssMiB < 1024,
+    );
+    record.row(
+      `replies not stored when every client hung up and every reply ended at once (${r.transport})`,
+      `${r.lost} of ${r.replies} (read back from the database); "could not be saved" logged ${r.notSaved} times; all stored within ${r.settleSeconds.toFixed(1)} s`,
+      '0',
+      r.lost === 0,
+    );
+  }
+  record.save();
+  const lost = idleRows.reduce((n, r) => n + r.lost, 0);
+  if (lost > 0) {
+    console.error(`\n${lost} replies were not stored by the process that wrote them (goal: 0).`);
+    process.exit(1);
+  }
 }
 process.exit(0);

@@ -72,8 +72,12 @@ async function measure(engine) {
       // This reply's first chunk cut and its first audio scheduled (not the last reply's: its chunk time differs).
       const handle = await page.waitForFunction(
         (before) => {
-          const voice = globalThis.__voice?.stats();
-          return voice && voice.firstChunkAt !== null && voice.firstChunkAt !== before && voice.firstAudioAt !== null ? voice : null;
+          // The client's User Timing marks: the first chunk cut, then its first sample playing.
+          const chunk = performance.getEntriesByName('voice:first-chunk').at(-1);
+          const audio = performance.getEntriesByName('voice:first-audio').at(-1);
+          return chunk && chunk.startTime !== before && audio && audio.startTime >= chunk.startTime
+            ? { firstChunkAt: chunk.startTime, firstAudioAt: audio.startTime }
+            : null;
         },
         previous,
         { timeout: 60_000, polling: 20 },

@@ -6,12 +6,14 @@
 // The two are loaded in alternating rounds (baseline, bus, baseline, bus...), so a machine whose
 // load swings (other processes) weighs on both alike; the ratio is the median of the rounds' ratios.
 //   BENCH_SECONDS (default 10, per URL), BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 50),
-//   BENCH_TRANSPORTS (in-process,nats)
+//   BENCH_TRANSPORTS (in-process,nats), BENCH_RPC_PROFILE=<dir>: a CPU profile of the product during the bus rounds
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchRecorder } from './bench-record.mjs';
 import { build } from './build.mjs';
 import { percentile, reachable, root } from './lib.mjs';
 
@@ -19,6 +21,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const wanted = (process.env.BENCH_TRANSPORTS ?? 'in-process,nats').split(',');
+const profileDir = process.env.BENCH_RPC_PROFILE;
 
 build({ quiet: true });
 const require = createRequire(join(root, 'package.json'));
@@ -79,7 +82,20 @@ for (const transport of wanted) {
     const rpcRounds = [];
     for (let round = 0; round < rounds; round++) {
       baselineRounds.push(await load(baselineUrl, perRound));
+      const session = profileDir && round === 0 ? new Session() : undefined;
+      if (session) {
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.setSamplingInterval', { interval: 1000 });
+        await session.post('Profiler.start');
+      }
       rpcRounds.push(await load(rpcUrl, perRound));
+      if (session) {
+        const { profile } = await session.post('Profiler.stop');
+        session.disconnect();
+        mkdirSync(profileDir, { recursive: true });
+        writeFileSync(join(profileDir, `rpc-${transport}.cpuprofile`), JSON.stringify(profile));
+      }
     }
     const summary = (all) => ({
       rps: all.reduce((sum, r) => sum + r.rps, 0) / all.length,
@@ -114,4 +130,16 @@ for (const { transport, baseline, rpc } of rows) {
     `${pad(transport, 12)}${pad(Math.round(baseline.rps), 16)}${pad(baseline.p99, 8)}${pad(Math.round(rpc.rps), 16)}${pad(rpc.p99, 8)}${pad(rpc.ratio.toFixed(2), 13)}${pad((rpc.rps / baseline.rps).toFixed(2), 12)}${(rpc.p99 / baseline.p99).toFixed(2)}`,
   );
 }
+// The floor of a hop is the same answer given by the gateway itself, loaded in the same rounds.
+const record = benchRecorder('hop');
+for (const { transport, baseline, rpc } of rows) {
+  const p99Times = rpc.p99 / baseline.p99;
+  record.row(
+    `requests/s through the bus against the gateway alone, ${transport}`,
+    `${rpc.ratio.toFixed(2)} (${Math.round(rpc.rps)} vs ${Math.round(baseline.rps)} req/s); p99 ${rpc.p99} vs ${baseline.p99} ms: ${p99Times.toFixed(2)}× (load average ${os.loadavg()[0].toFixed(1)})`,
+    'ratio at least 0.8, p99 at most 1.5×',
+    rpc.ratio >= 0.8 && p99Times <= 1.5,
+  );
+}
+record.save();
 process.exit(0);

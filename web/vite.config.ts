@@ -1,7 +1,9 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, runnerImport, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import type { RouteGroups } from '@app/contracts/gateway/route';
 
 // The web client imports `@app/contracts` (types, schemas, constants) straight from the library's
@@ -36,6 +38,7 @@ function browserRoutes(): Plugin {
     async load(id) {
       if (id !== `\0${BROWSER_ROUTES}`) return null;
       this.addWatchFile(declarations);
+      for (const area of readdirSync(`${contracts}/gateway/routes`)) this.addWatchFile(`${contracts}/gateway/routes/${area}`);
       return `export const API = ${JSON.stringify(await load())};`;
     },
     async transform(code, id) {
@@ -72,9 +75,49 @@ function styleSheetAfterFrame(): Plugin {
   };
 }
 
+/** The dark theme's page colour (styles.css, index.html): the installed app's splash and title bar. */
+const DARK_BACKGROUND = '#15181d';
+
+/**
+ * Installable (issue 25): the web app manifest (linked from the built index.html) and the service
+ * worker (src/sw.ts), which precaches the build's shell: index.html, the hashed scripts and style
+ * sheets, the icons (public/icons, drawn in icons/ and rendered by `node scripts/web-icons.mjs`) and
+ * the fonts (woff2 only: every browser that runs a worker reads it). Never an API answer.
+ */
+function installable() {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src',
+    filename: 'sw.ts',
+    injectRegister: false,
+    includeManifestIcons: false,
+    manifest: {
+      id: '/chat',
+      name: 'Assistant',
+      short_name: 'Assistant',
+      description: 'Your personal AI assistant: on the web and by text message.',
+      start_url: '/chat',
+      scope: '/',
+      display: 'standalone',
+      background_color: DARK_BACKGROUND,
+      theme_color: DARK_BACKGROUND,
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    injectManifest: {
+      globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+      // Source maps and precompressed copies are not part of the shell.
+      globIgnores: ['**/*.map', '**/*.br', '**/*.gz'],
+    },
+  });
+}
+
 // In development (`npm run dev -w web`) the API is the gateway of `npm start`.
 export default defineConfig({
-  plugins: [react(), browserRoutes(), styleSheetAfterFrame()],
+  plugins: [react(), browserRoutes(), styleSheetAfterFrame(), installable()],
   resolve: {
     alias: [
       { find: /^@app\/contracts\/gateway$/, replacement: BROWSER_ROUTES },

@@ -93,6 +93,39 @@ describe.each(TRANSPORTS)('export and deletion over the %s transport', (transpor
     expect(left.rows[0].n).toBe(0);
   });
 
+  it('exports the projects (name, instructions, file references) and which conversations are in them, and deletes them with the account', async () => {
+    const api = await signIn(nextPhone());
+    const upload = await api
+      .auth(api.http.post('/api/v1/files/'))
+      .attach('file', Buffer.from('project brief'), { filename: 'brief.txt', contentType: 'text/plain' })
+      .expect(201);
+    const fileId = upload.body.object_store_object_id as string;
+    const project = (
+      await api
+        .post('/api/v1/projects/', { name: 'Kitchen', instructions: 'Metric units only.', files: [{ object_store_object_id: fileId }] })
+        .expect(201)
+    ).body as { project_id: string };
+    const chat = (await api.post('/api/v1/chats/', { project_id: project.project_id }).expect(201)).body as { chat_id: string };
+    const zip = await binary(api.get('/api/v1/users/me/export')).expect(200);
+    const exported = JSON.parse(strFromU8(unzipSync(new Uint8Array(zip.body as Buffer))['chat.json'])) as Record<
+      string,
+      Record<string, unknown>[]
+    >;
+    expect(exported.project).toEqual([
+      expect.objectContaining({
+        id: project.project_id,
+        name: 'Kitchen',
+        instructions: 'Metric units only.',
+        files: [{ object_store_object_id: fileId, mime_type: 'text/plain', filename: 'brief.txt' }],
+      }),
+    ]);
+    expect(exported.conversation).toEqual([expect.objectContaining({ id: chat.chat_id, project_id: project.project_id })]);
+
+    await api.delete('/api/v1/users/me').expect(204);
+    const left = await booted.db.query('SELECT count(*)::int AS n FROM chat.project WHERE id = $1', [project.project_id]);
+    expect(left.rows[0].n).toBe(0);
+  });
+
   it('leaves no outbox row holding the words the user typed or texted once the deletion confirms', async () => {
     const phone = nextPhone();
     const texted = `TEXTED-${transport}-door code 9911`;

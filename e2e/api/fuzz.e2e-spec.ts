@@ -1,4 +1,4 @@
-import { FakeOpenAI, TRANSPORTS } from '@app/testing';
+import { claudeExportZip, FakeOpenAI, TRANSPORTS } from '@app/testing';
 import { ApiClient, eventually } from '../support/api-client';
 import {
   closeFuzzAgent,
@@ -54,6 +54,10 @@ interface Fixtures {
   fileId?: string;
   signature?: { expires: string; signature: string };
   memoryId?: string;
+  /** A project of the owner's (with the file and a conversation of its own), and one of the other guest's. */
+  projectId?: string;
+  otherProjectId?: string;
+  importId?: string;
 }
 
 jest.setTimeout(Math.max(120_000, CASES * 200));
@@ -133,6 +137,22 @@ describe.each(TRANSPORTS)('the API under fuzzed input over the %s transport', (t
       const link = new URL(presigned, url);
       signature = { expires: link.searchParams.get('expires')!, signature: link.searchParams.get('signature')! };
     }
+    const projectId = (
+      await owner
+        .post('/api/v1/projects/', { name: 'fuzz', instructions: 'Be brief.', files: fileId ? [{ object_store_object_id: fileId }] : [] })
+        .expect(201)
+    ).body.project_id as string;
+    await owner.post('/api/v1/chats/', { project_id: projectId }).expect(201);
+    const otherProjectId = (await other.post('/api/v1/projects/', { name: 'theirs' }).expect(201)).body.project_id as string;
+    // An import of a small Claude export (its routes take an import id).
+    const zip = await owner
+      .auth(owner.http.post('/api/v1/imports/uploads'))
+      .attach('file', claudeExportZip(), { filename: 'export.zip', contentType: 'application/zip' });
+    const importId =
+      zip.status === 201
+        ? ((await owner.post('/api/v1/imports/', { object_store_object_id: zip.body.object_store_object_id }).expect(202)).body
+            .import_id as string)
+        : undefined;
     const memoryId = await eventually(async () => {
       const list = (await owner.get('/api/v1/user_memory').expect(200)).body as { user_memory_id: string }[];
       return list[0]?.user_memory_id;
@@ -148,6 +168,9 @@ describe.each(TRANSPORTS)('the API under fuzzed input over the %s transport', (t
       fileId,
       signature,
       memoryId,
+      projectId,
+      otherProjectId,
+      importId,
     };
   }
 
@@ -172,10 +195,16 @@ describe.each(TRANSPORTS)('the API under fuzzed input over the %s transport', (t
           return fixtures.messageIds.length ? pick(fixtures.messageIds) : undefined;
         case 'user_memory_id':
           return fixtures.memoryId;
+        case 'project_id':
+          return random.chance(0.8) ? fixtures.projectId : fixtures.otherProjectId;
+        case 'conversations':
+          return random.pick(['keep', 'delete']);
         case 'object_store_object_id':
           return fixtures.fileId;
         case 'share_id':
           return fixtures.shareId;
+        case 'import_id':
+          return fixtures.importId;
         case 'expires':
           return fixtures.signature?.expires;
         case 'signature':

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HTTP_ROUTES } from '@app/contracts/gateway';
-import { FakeMcpServer, FakeOAuthMcpServer, TRANSPORTS } from '@app/testing';
+import { claudeConversations, claudeExportZip, FakeMcpServer, FakeOAuthMcpServer, TRANSPORTS } from '@app/testing';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { ApiClient, eventually, phoneNumbers } from '../support/api-client';
 import { parseSse } from '../support/sse';
@@ -25,7 +25,10 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /api/v1/reminders/:reminder_id': { text: 'x' },
   'PATCH /api/v1/mcp/servers/:server_id': { name: 'x' },
   'POST /api/v1/mcp/servers/:server_id/oauth': { code: 'x', state: 'x' },
+  'PATCH /api/v1/projects/:project_id': { name: 'x' },
 };
+/** A well-formed query for the routes that need one (deleting a project asks what becomes of its conversations). */
+const VALID_QUERIES: Record<string, string> = { 'DELETE /api/v1/projects/:project_id': '?conversations=delete' };
 
 /** The users' MCP servers are reached at this local server (allowed by TOOLS_PRIVATE_HOSTS). */
 const mcpServer = new FakeMcpServer();
@@ -172,6 +175,29 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
     return { channelUrl: created.channel_url, name, inviteId: invite.invite_id };
   }
 
+  /** An export zip of the owner's uploaded to be imported (not yet imported), its conversation's title a secret. */
+  async function importUpload() {
+    const title = marker('imported');
+    const [conversation] = claudeConversations(`-${randomUUID()}`);
+    const filename = `${marker('export')}.zip`;
+    const res = await clients.owner
+      .auth(clients.owner.http.post('/api/v1/imports/uploads'))
+      .attach('file', claudeExportZip([{ ...conversation, name: title }]), { filename, contentType: 'application/zip' });
+    if (res.status !== 201) throw new Error(`import upload answered ${res.status}: ${res.text}`);
+    return { objectId: res.body.object_store_object_id as string, title, filename };
+  }
+
+  /** A finished import of the owner's. */
+  async function imported() {
+    const made = await importUpload();
+    const started = (await ok('POST', '/api/v1/imports/', { object_store_object_id: made.objectId })).json as { import_id: string };
+    await eventually(async () => {
+      const now = (await ok('GET', `/api/v1/imports/${started.import_id}`)).json as { status: string };
+      return now.status === 'done' ? now : undefined;
+    }, 30_000);
+    return { ...made, importId: started.import_id };
+  }
+
   /** A pending reminder of the owner's (in two hours: it stays pending through the case). */
   async function reminder() {
     const text = marker('reminder');
@@ -188,6 +214,26 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
     };
     return { serverId: created.server_id, name, token };
   }
+  /** A project of the owner's, with instructions, a file of theirs and a conversation in it. */
+  async function project() {
+    const name = marker('project').slice(0, 60);
+    const instructions = marker('instructions');
+    const upload = await file();
+    const created = (await ok('POST', '/api/v1/projects/', { name, instructions, files: [{ object_store_object_id: upload.fileId }] }))
+      .json as { project_id: string };
+    const { chatId, title } = await chat();
+    await ok('PATCH', `/api/v1/chats/${chatId}`, { project_id: created.project_id });
+    return { projectId: created.project_id, name, instructions, fileName: upload.name, chatId, title };
+  }
+  const projectOf = async (id: string) =>
+    ((await ok('GET', '/api/v1/projects/')).json as { project_id: string; name: string; conversation_count: number }[]).find(
+      (p) => p.project_id === id,
+    );
+  const projectUntouched = (made: { projectId: string; name: string; chatId: string }) => async () => {
+    expect(await projectOf(made.projectId)).toMatchObject({ name: made.name, conversation_count: 1 });
+    expect(((await ok('GET', `/api/v1/chats/${made.chatId}`)).json as { project_id: string }).project_id).toBe(made.projectId);
+  };
+
   const mcpNames = async () =>
     ((await ok('GET', '/api/v1/mcp/servers')).json as { server_id: string; name: string }[]).map((m) => `${m.server_id}:${m.name}`);
 
@@ -499,6 +545,19 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         };
       },
     },
+    'GET /api/v1/imports/:import_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await imported();
+        return {
+          path: `/api/v1/imports/${made.importId}`,
+          secrets: [made.filename, made.title],
+          untouched: async () => undefined,
+          ownerSucceeded: (answer) =>
+            expect(answer.json).toMatchObject({ filename: made.filename, status: 'done', conversations_imported: 1 }),
+        };
+      },
+    },
     'PATCH /api/v1/reminders/:reminder_id': {
       kind: 'owned',
       prepare: async () => {
@@ -600,6 +659,46 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         };
       },
     },
+    'GET /api/v1/projects/:project_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await project();
+        return {
+          path: `/api/v1/projects/${made.projectId}`,
+          secrets: [made.name, made.instructions, made.fileName],
+          untouched: projectUntouched(made),
+          ownerSucceeded: (answer) => expect(answer.json).toMatchObject({ name: made.name, instructions: made.instructions }),
+        };
+      },
+    },
+    'PATCH /api/v1/projects/:project_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await project();
+        return {
+          path: `/api/v1/projects/${made.projectId}`,
+          body: { name: 'Renamed by whoever calls', instructions: 'Obey whoever calls' },
+          secrets: [made.name, made.instructions, made.fileName],
+          untouched: projectUntouched(made),
+          ownerSucceeded: async () => expect(await projectOf(made.projectId)).toMatchObject({ name: 'Renamed by whoever calls' }),
+        };
+      },
+    },
+    'DELETE /api/v1/projects/:project_id': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await project();
+        return {
+          path: `/api/v1/projects/${made.projectId}?conversations=delete`,
+          secrets: [made.name, made.instructions, made.chatId],
+          untouched: projectUntouched(made),
+          ownerSucceeded: async () => {
+            expect(await projectOf(made.projectId)).toBeUndefined();
+            expect((await owner('GET', `/api/v1/chats/${made.chatId}`)).status).toBe(404);
+          },
+        };
+      },
+    },
     'POST /api/v1/user_memory/:user_memory_id/restore': {
       kind: 'owned',
       prepare: async () => {
@@ -675,7 +774,7 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
     it("answers a made-up id like someone else's: 404 for every caller", async () => {
       for (const route of Object.keys(CASES).filter((r) => CASES[r].kind === 'owned')) {
         const [method, path] = route.split(' ');
-        const made = path.replace(/:[a-z_]+/g, randomUUID());
+        const made = path.replace(/:[a-z_]+/g, randomUUID()) + (VALID_QUERIES[route] ?? '');
         for (const actor of ['owner', 'other', 'guest'] as Actor[]) {
           const answer = await call(actor, method, made, VALID_BODIES[route]);
           expect({ route, actor, status: answer.status }).toEqual({ route, actor, status: 404 });
@@ -706,6 +805,28 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         expect(listed.text).not.toContain(made.token);
       }
       expect((await owner('GET', '/api/v1/mcp/servers')).text).not.toContain(made.token);
+    });
+
+    it("imports none of the owner's uploaded zips for anyone else, and lists none of the owner's imports to them", async () => {
+      const made = await importUpload();
+      for (const actor of ['other', 'guest'] as const) {
+        const started = await call(actor, 'POST', '/api/v1/imports/', { object_store_object_id: made.objectId });
+        expect({ actor, status: started.status }).toEqual({ actor, status: 404 });
+        const listed = await call(actor, 'GET', '/api/v1/imports/');
+        expect(listed.status).toBe(200);
+        expect(listed.text).not.toContain(made.filename);
+        expect((await call(actor, 'GET', '/api/v1/chats/')).text).not.toContain(made.title);
+      }
+      expect((await call('anonymous', 'POST', '/api/v1/imports/', { object_store_object_id: made.objectId })).status).toBe(401);
+      expect((await call('anonymous', 'GET', '/api/v1/imports/')).status).toBe(401);
+      // The owner's own import of it goes through (waited for: one import at a time per user).
+      const mine = await owner('POST', '/api/v1/imports/', { object_store_object_id: made.objectId });
+      expect(mine.status).toBe(202);
+      const id = (mine.json as { import_id: string }).import_id;
+      await eventually(
+        async () => (((await ok('GET', `/api/v1/imports/${id}`)).json as { status: string }).status === 'done' ? true : undefined),
+        30_000,
+      );
     });
 
     it("lists none of the owner's reminders, and never their time zone, to anyone else", async () => {
@@ -774,6 +895,31 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         expect({ actor, status: seen.status }).toEqual({ actor, status: 404 });
         expect(seen.text).not.toContain(made.name);
       }
+    });
+
+    it("refuses the owner's project to anyone else: listed, moved into, started in, and the owner's files in another's project", async () => {
+      const made = await project();
+      const upload = await file();
+      for (const actor of ['other', 'guest'] as const) {
+        const listed = await call(actor, 'GET', '/api/v1/projects/');
+        expect({ actor, status: listed.status }).toEqual({ actor, status: 200 });
+        expect(listed.text).not.toContain(made.name);
+        const theirs = ((await call(actor, 'POST', '/api/v1/chats/', {})).json as { chat_id: string }).chat_id;
+        const moved = await call(actor, 'PATCH', `/api/v1/chats/${theirs}`, { project_id: made.projectId });
+        expect({ actor, status: moved.status, body: moved.json }).toEqual({ actor, status: 404, body: { detail: 'Project not found' } });
+        const started = await call(actor, 'POST', '/api/v1/chats/', { project_id: made.projectId });
+        expect({ actor, status: started.status }).toEqual({ actor, status: 404 });
+        // The owner's conversation cannot be moved into the caller's own project either.
+        const own = ((await call(actor, 'POST', '/api/v1/projects/', { name: 'Mine' })).json as { project_id: string }).project_id;
+        const taken = await call(actor, 'PATCH', `/api/v1/chats/${made.chatId}`, { project_id: own });
+        expect({ actor, status: taken.status }).toEqual({ actor, status: 404 });
+        const filed = await call(actor, 'PATCH', `/api/v1/projects/${own}`, { files: [{ object_store_object_id: upload.fileId }] });
+        expect({ actor, status: filed.status }).toEqual({ actor, status: 404 });
+        expect(filed.text).not.toContain(upload.name);
+        expect((await call(actor, 'GET', `/api/v1/projects/${own}`)).json).toMatchObject({ files: [], conversation_count: 0 });
+      }
+      await projectUntouched(made)();
+      expect((await call('anonymous', 'GET', '/api/v1/projects/')).status).toBe(401);
     });
 
     it("does not open the owner's file with another user's file-view cookie", async () => {

@@ -59,6 +59,9 @@ describe.each(TRANSPORTS)('conversation search over the %s transport', (transpor
       expect({ q, found: hits.map((h) => h.message_id) }).toEqual({ q, found: [message] });
     }
     expect(marked((await search(api, 'cafe creme'))[0])).toEqual(['CAFÉ', 'crème']);
+    // Every piece is required: the index is read by one of them, the whole query filters its rows.
+    expect(await search(api, 'cafe zebra')).toEqual([]);
+    expect(await search(api, 'zebra cafe')).toEqual([]);
   });
 
   it('finds words of other scripts, and parts of sentences written without spaces', async () => {

@@ -6,53 +6,31 @@ import sharp from 'sharp';
 import request from 'supertest';
 import { ApiClient, binary, eventually, phoneNumbers } from '../support/api-client';
 import { postStream } from '../support/sse';
+import { ASSISTANT, INBOUND, smsStack, STATUS } from '../support/sms-stack';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
-const ASSISTANT = '+15005550006';
 const GROUP_NUMBER = '+15005550007';
-const INBOUND = '/api/v1/sms/twilio/inbound';
-const STATUS = '/api/v1/sms/twilio/status';
 
 /** The text channel end to end: the fake Twilio posts signed webhooks and counts what the product sends. */
 describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) => {
-  const twilio = new FakeTwilio();
-  let booted: TestStack;
+  const texting = smsStack('smschannel', transport, {
+    SMS_GROUP_NUMBERS: GROUP_NUMBER,
+    SMS_MONTHLY_ALLOWANCE: '5',
+    SMS_USAGE_NOTICE_SHARE: '0.6',
+    SMS_CREDIT_NOTICE_BELOW: '0',
+    SMS_MAX_SEGMENTS: '3',
+    // The routes that send texts then allow 20 a minute per address (a 120th).
+    RATE_LIMIT_PER_MINUTE: '2400',
+  });
+  const { twilio, url, sentTo, waitFor, signedIn } = texting;
   const nextPhone = phoneNumbers(transport === 'nats' ? 8100 : 8300);
-  const url = (path: string) => `${booted.stack.url}${path}`;
   const text = (from: string, body: string, extra: Partial<Parameters<FakeTwilio['sendInbound']>[1]> = {}) =>
-    twilio.sendInbound(url(INBOUND), { from, to: ASSISTANT, body, ...extra });
-  const sentTo = (phone: string) => twilio.messagesTo(phone);
-  const waitFor = (phone: string, count: number, ms = 15_000) =>
-    eventually(async () => (sentTo(phone).length >= count ? sentTo(phone) : undefined), ms);
+    texting.textFrom(from, ASSISTANT, body, extra);
   /** Lets the queue settle, then the count must not have grown. */
   const settle = () => new Promise((r) => setTimeout(r, 700));
 
-  beforeAll(async () => {
-    await twilio.start();
-    booted = await startTestStack('smschannel', transport, {
-      OFFLINE_TOKEN_DELAY_MS: '0',
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_FROM_NUMBER: ASSISTANT,
-      TWILIO_API_BASE_URL: twilio.url,
-      SMS_GROUP_NUMBERS: GROUP_NUMBER,
-      SMS_MONTHLY_ALLOWANCE: '5',
-      SMS_USAGE_NOTICE_SHARE: '0.6',
-      SMS_CREDIT_NOTICE_BELOW: '0',
-      SMS_MAX_SEGMENTS: '3',
-      PHONE_CODES_PER_IP: '1000',
-      // The routes that send texts then allow 20 a minute per address (a 120th).
-      RATE_LIMIT_PER_MINUTE: '2400',
-    });
-  });
-
-  afterAll(async () => {
-    await booted?.close();
-    await twilio.stop();
-  });
-
   const inboundRows = async (from: string) =>
-    (await booted.db.query('SELECT status, user_id FROM sms.inbound_message WHERE from_number = $1', [from])).rows as {
+    (await texting.booted.db.query('SELECT status, user_id FROM sms.inbound_message WHERE from_number = $1', [from])).rows as {
       status: string;
       user_id: string | null;
     }[];
@@ -69,7 +47,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     expect(reply.body).not.toMatch(/\*\*|^#+ /m);
     const rows = await eventually(async () => ((await inboundRows(phone))[0]?.status === 'answered' ? inboundRows(phone) : undefined));
     expect(rows[0].user_id).toMatch(/^[0-9a-f-]{36}$/);
-    const users = await booted.db
+    const users = await texting.booted.db
       .query('SELECT id FROM auth.users WHERE phone_number = $1', [phone])
       .catch(() => ({ rows: [{ id: rows[0].user_id }] }));
     expect(users.rows).toHaveLength(1);
@@ -98,7 +76,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
       ]);
       expect(seen).toEqual([undefined]);
       const [row] = await eventually(async () => ((await inboundRows(phone))[0]?.status === 'answered' ? inboundRows(phone) : undefined));
-      const files = await booted.db.query('SELECT mime_type, size FROM files.file_object WHERE user_id = $1', [row.user_id]);
+      const files = await texting.booted.db.query('SELECT mime_type, size FROM files.file_object WHERE user_id = $1', [row.user_id]);
       expect(files.rows).toEqual([{ mime_type: 'image/png', size: String(png.length) }]);
     } finally {
       elsewhere.close();
@@ -110,7 +88,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     const res = await text(phone, 'forged', { signature: 'bm90IGEgc2lnbmF0dXJl' });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body)).toEqual({ detail: expect.any(String) });
-    const unsigned = await request(booted.stack.url)
+    const unsigned = await request(texting.booted.stack.url)
       .post(INBOUND)
       .type('form')
       .send({ MessageSid: 'SM1234567890abcdef', From: phone, To: ASSISTANT, Body: 'x' });
@@ -189,7 +167,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     expect(sentTo(phone)).toHaveLength(1);
     const attempts = twilio.requests().filter((r) => r.params.To === phone);
     expect(attempts.map((r) => r.status)).toEqual([500, 201]);
-    const stored = await booted.db.query('SELECT status, attempts FROM sms.outbound_message WHERE to_number = $1', [phone]);
+    const stored = await texting.booted.db.query('SELECT status, attempts FROM sms.outbound_message WHERE to_number = $1', [phone]);
     expect(stored.rows).toEqual([{ status: 'queued', attempts: 2 }]);
   });
 
@@ -199,11 +177,11 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     const [sent] = await waitFor(phone, 1);
     const res = await twilio.sendStatus(url(STATUS), sent, 'delivered');
     expect(res.status).toBe(204);
-    const rows = await booted.db.query('SELECT status FROM sms.outbound_message WHERE provider_message_id = $1', [sent.sid]);
+    const rows = await texting.booted.db.query('SELECT status FROM sms.outbound_message WHERE provider_message_id = $1', [sent.sid]);
     expect(rows.rows).toEqual([{ status: 'delivered' }]);
-    const callbacks = await booted.db.query('SELECT status FROM sms.sms_status_callback WHERE message_sid = $1', [sent.sid]);
+    const callbacks = await texting.booted.db.query('SELECT status FROM sms.sms_status_callback WHERE message_sid = $1', [sent.sid]);
     expect(callbacks.rows).toEqual([{ status: 'delivered' }]);
-    const forged = await request(booted.stack.url)
+    const forged = await request(texting.booted.stack.url)
       .post(STATUS)
       .type('form')
       .set('x-twilio-signature', 'x')
@@ -213,7 +191,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
 
   it('is one user on the web and by text: the texted conversation shows in the portal, a memory said on the web personalises the reply', async () => {
     const phone = nextPhone();
-    const web = new ApiClient(booted.stack.url);
+    const web = new ApiClient(texting.booted.stack.url);
     await web.fetchCsrf();
     expect((await web.requestPhoneCode(phone)).status).toBe(200);
     const code = (await waitFor(phone, 1))[0].body.match(/\b(\d{6})\b/)![1];
@@ -232,7 +210,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     const rows = await eventually(async () => ((await inboundRows(phone))[0]?.status === 'answered' ? inboundRows(phone) : undefined));
     expect(rows[0].user_id).toBe(me);
     const chats = (await web.get('/api/v1/chats/').expect(200)).body as { chat_id: string; conversation_title: string | null }[];
-    const texted = (await booted.db.query('SELECT chat_id FROM sms.sms_thread WHERE user_id = $1', [me])).rows[0].chat_id as string;
+    const texted = (await texting.booted.db.query('SELECT chat_id FROM sms.sms_thread WHERE user_id = $1', [me])).rows[0].chat_id as string;
     expect(chats.map((c) => c.chat_id)).toContain(texted);
     const messages = (await web.get(`/api/v1/chats/${texted}`).expect(200)).body.messages as {
       sender: string;
@@ -247,7 +225,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
   it('runs a group from invite to an answer in the group', async () => {
     const owner = nextPhone();
     const friend = nextPhone();
-    const web = new ApiClient(booted.stack.url);
+    const web = new ApiClient(texting.booted.stack.url);
     await web.fetchCsrf();
     await web.requestPhoneCode(owner);
     const code = (await waitFor(owner, 1))[0].body.match(/\b(\d{6})\b/)![1];
@@ -256,7 +234,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     expect(group).toMatchObject({ name: 'Trip to Porto', phone_number: GROUP_NUMBER, members: [{ is_you: true }] });
     const invite = (await web.post(`/api/v1/sms/groups/${group.channel_url}/invites`).expect(201)).body;
     expect(invite.url).toBe(`/group-search/invite/${invite.invite_id}`);
-    const anonymous = request(booted.stack.url);
+    const anonymous = request(texting.booted.stack.url);
     expect((await anonymous.get(`/api/v1/sms/group-invites/${invite.invite_id}`).expect(200)).body).toMatchObject({
       group_name: 'Trip to Porto',
       member_count: 1,
@@ -277,7 +255,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     const found = (await web.get(`/api/v1/sms/groups/${group.channel_url}/messages?q=porto`).expect(200)).body.results;
     expect(found.length).toBeGreaterThanOrEqual(2);
     expect(found[0].highlights[0]).toEqual(expect.objectContaining({ start: expect.any(Number), end: expect.any(Number) }));
-    const outsider = new ApiClient(booted.stack.url);
+    const outsider = new ApiClient(texting.booted.stack.url);
     await outsider.guest();
     await outsider.get(`/api/v1/sms/groups/${group.channel_url}`).expect(404);
     await web.delete(`/api/v1/sms/groups/${group.channel_url}/invites/${invite.invite_id}`).expect(204);
@@ -287,7 +265,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
   /** A portal user signed in by phone code (the code read at the fake Twilio), with a group and a live invite link. */
   async function groupWithInvite(name: string) {
     const owner = nextPhone();
-    const web = new ApiClient(booted.stack.url);
+    const web = new ApiClient(texting.booted.stack.url);
     await web.fetchCsrf();
     await web.requestPhoneCode(owner);
     const code = (await waitFor(owner, 1))[0].body.match(/\b(\d{6})\b/)![1];
@@ -300,7 +278,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
   it('texts a number at most 3 group invitations a day (then 429), and none to a number that texted STOP', async () => {
     const { invite } = await groupWithInvite('Book club');
     const join = (phone: string) =>
-      request(booted.stack.url).post(`/api/v1/sms/group-invites/${invite.invite_id}/join`).send({ phone_number: phone });
+      request(texting.booted.stack.url).post(`/api/v1/sms/group-invites/${invite.invite_id}/join`).send({ phone_number: phone });
     const victim = nextPhone();
     for (let i = 0; i < 3; i++) expect((await join(victim)).status).toBe(202);
     const refused = await join(victim);
@@ -319,24 +297,16 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     expect(sentTo(stopped)).toHaveLength(1);
   });
 
-  /** A portal user signed in by the code texted to `phone` (read at the fake Twilio). */
-  async function signedIn(phone: string): Promise<ApiClient> {
-    const web = new ApiClient(booted.stack.url);
-    await web.fetchCsrf();
-    const already = sentTo(phone).length;
-    await web.requestPhoneCode(phone);
-    const code = (await waitFor(phone, already + 1)).at(-1)!.body.match(/\b(\d{6})\b/)![1];
-    web.token = decodeURIComponent(String((await web.phoneCallback(phone, code).expect(302)).headers.location).split('#access_token=')[1]);
-    return web;
-  }
-
   it("exports the member's texts (in and out, with status, the sign-in code too) and deletion takes them and their words in groups", async () => {
     const { owner, web: ownerWeb, group, invite } = await groupWithInvite('Allotment');
     const member = nextPhone();
     await text(member, 'What should I plant in March?');
     const [reply] = await waitFor(member, 1);
     expect((await twilio.sendStatus(url(STATUS), reply, 'delivered')).status).toBe(204);
-    await request(booted.stack.url).post(`/api/v1/sms/group-invites/${invite.invite_id}/join`).send({ phone_number: member }).expect(202);
+    await request(texting.booted.stack.url)
+      .post(`/api/v1/sms/group-invites/${invite.invite_id}/join`)
+      .send({ phone_number: member })
+      .expect(202);
     await waitFor(member, 2);
     await twilio.sendInbound(url(INBOUND), { from: member, to: GROUP_NUMBER, body: 'YES' });
     await waitFor(member, 3);
@@ -346,7 +316,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     expect(relayed.from).toBe(GROUP_NUMBER);
     const web = await signedIn(member);
     const userId = (await web.get('/api/v1/auth/me').expect(200)).body.user_id as string;
-    const before = (await booted.db.query('SELECT chat_id FROM sms.sms_group WHERE channel_url = $1', [group.channel_url])).rows[0]
+    const before = (await texting.booted.db.query('SELECT chat_id FROM sms.sms_group WHERE channel_url = $1', [group.channel_url])).rows[0]
       .chat_id as string;
 
     const zip = await binary(web.get('/api/v1/users/me/export')).expect(200);
@@ -375,7 +345,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     await web.delete('/api/v1/users/me').expect(204);
     const left = async () =>
       (
-        await booted.db.query(
+        await texting.booted.db.query(
           `SELECT (SELECT count(*) FROM sms.outbound_message WHERE to_number = $1 OR user_id = $2)::int
                 + (SELECT count(*) FROM sms.inbound_message WHERE from_number = $1 OR user_id = $2)::int
                 + (SELECT count(*) FROM sms.sms_status_callback WHERE user_id = $2)::int
@@ -388,19 +358,21 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     // The owner keeps the group, without the member's words: search, relayed copy, member list, the model's context.
     const found = (await ownerWeb.get(`/api/v1/sms/groups/${group.channel_url}/messages?q=shed`).expect(200)).body.results;
     expect(found).toEqual([]);
-    const ownerTexts = await booted.db.query("SELECT body FROM sms.outbound_message WHERE to_number = $1 AND purpose = 'relay'", [owner]);
+    const ownerTexts = await texting.booted.db.query("SELECT body FROM sms.outbound_message WHERE to_number = $1 AND purpose = 'relay'", [
+      owner,
+    ]);
     expect(ownerTexts.rows.map((r: { body: string }) => r.body)).toEqual(['(removed)']);
     expect((await ownerWeb.get(`/api/v1/sms/groups/${group.channel_url}`).expect(200)).body.members).toEqual([
       expect.objectContaining({ is_you: true }),
     ]);
-    const after = (await booted.db.query('SELECT chat_id FROM sms.sms_group WHERE channel_url = $1', [group.channel_url])).rows[0]
+    const after = (await texting.booted.db.query('SELECT chat_id FROM sms.sms_group WHERE channel_url = $1', [group.channel_url])).rows[0]
       .chat_id as string;
     expect(after).not.toBe(before);
-    expect((await booted.db.query('SELECT count(*)::int AS n FROM chat.message WHERE chat_id = $1', [before])).rows[0].n).toBe(0);
+    expect((await texting.booted.db.query('SELECT count(*)::int AS n FROM chat.message WHERE chat_id = $1', [before])).rows[0].n).toBe(0);
   });
 
   it('answers GET /api/v1/sms/service without a token', async () => {
-    const res = await request(booted.stack.url).get('/api/v1/sms/service').expect(200);
+    const res = await request(texting.booted.stack.url).get('/api/v1/sms/service').expect(200);
     expect(res.body).toEqual({
       phone_number: ASSISTANT,
       group_numbers: [GROUP_NUMBER],
@@ -415,7 +387,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     const { invite } = await groupWithInvite('Neighbours');
     let limited: request.Response | undefined;
     for (let i = 0; i < 25 && !limited; i++) {
-      const res = await request(booted.stack.url)
+      const res = await request(texting.booted.stack.url)
         .post(`/api/v1/sms/group-invites/${invite.invite_id}/join`)
         .send({ phone_number: nextPhone() });
       if (res.status === 429) limited = res;

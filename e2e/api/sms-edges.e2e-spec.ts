@@ -1,12 +1,10 @@
-import { FakeTwilio, TRANSPORTS } from '@app/testing';
+import { TRANSPORTS } from '@app/testing';
 import request from 'supertest';
 import { ApiClient, eventually, phoneNumbers } from '../support/api-client';
+import { ASSISTANT, INBOUND, smsStack, STATUS } from '../support/sms-stack';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
-const ASSISTANT = '+15005550006';
 const GROUP_NUMBER = '+15005550007';
-const INBOUND = '/api/v1/sms/twilio/inbound';
-const STATUS = '/api/v1/sms/twilio/status';
 const EVIL = 'https://evil.example';
 /** The issue's reproduction: `python3 -c "print('['*5000+']'*5000)"`. */
 const DEEP_JSON = `${'['.repeat(5000)}${']'.repeat(5000)}`;
@@ -28,45 +26,20 @@ const FORM_POSTS = [
  * product send a text refuse another site's requests, so a stranger's page can text nobody.
  */
 describe.each(TRANSPORTS)('the edges of the text channel over the %s transport', (transport) => {
-  const twilio = new FakeTwilio();
-  let booted: TestStack;
+  const texting = smsStack('smsedges', transport, {
+    SMS_GROUP_NUMBERS: GROUP_NUMBER,
+    RATE_LIMIT_PER_MINUTE: '12000',
+  });
+  const { twilio, url, sentTo, waitFor, signedIn } = texting;
   const nextPhone = phoneNumbers(transport === 'nats' ? 8500 : 8700);
-  const url = (path: string) => `${booted.stack.url}${path}`;
-  const host = () => new URL(booted.stack.url).host;
-  const sentTo = (phone: string) => twilio.messagesTo(phone);
-  const waitFor = (phone: string, count: number, ms = 15_000) =>
-    eventually(async () => (sentTo(phone).length >= count ? sentTo(phone) : undefined), ms);
-
-  beforeAll(async () => {
-    await twilio.start();
-    booted = await startTestStack('smsedges', transport, {
-      OFFLINE_TOKEN_DELAY_MS: '0',
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_FROM_NUMBER: ASSISTANT,
-      TWILIO_API_BASE_URL: twilio.url,
-      SMS_GROUP_NUMBERS: GROUP_NUMBER,
-      PHONE_CODES_PER_IP: '1000',
-      RATE_LIMIT_PER_MINUTE: '12000',
-    });
-  });
-
-  afterAll(async () => {
-    await booted?.close();
-    await twilio.stop();
-  });
+  const host = () => new URL(texting.booted.stack.url).host;
 
   const inboundRows = async (from: string) =>
-    (await booted.db.query('SELECT status FROM sms.inbound_message WHERE from_number = $1', [from])).rows as { status: string }[];
+    (await texting.booted.db.query('SELECT status FROM sms.inbound_message WHERE from_number = $1', [from])).rows as { status: string }[];
 
   /** A portal user signed in by phone code, with a group and a live invite link. */
   async function inviteLink(name: string): Promise<string> {
-    const owner = nextPhone();
-    const web = new ApiClient(booted.stack.url);
-    await web.fetchCsrf();
-    await web.requestPhoneCode(owner);
-    const code = (await waitFor(owner, 1))[0].body.match(/\b(\d{6})\b/)![1];
-    web.token = decodeURIComponent(String((await web.phoneCallback(owner, code).expect(302)).headers.location).split('#access_token=')[1]);
+    const web = await signedIn(nextPhone());
     const group = (await web.post('/api/v1/sms/groups', { name }).expect(201)).body as { channel_url: string };
     return ((await web.post(`/api/v1/sms/groups/${group.channel_url}/invites`).expect(201)).body as { invite_id: string }).invite_id;
   }
@@ -82,7 +55,7 @@ describe.each(TRANSPORTS)('the edges of the text channel over the %s transport',
           ['text/plain', new URLSearchParams(fields).toString()],
           ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="From"\r\n\r\n${phone}\r\n--x--\r\n`],
         ]) {
-          const res = await request(booted.stack.url).post(path).set('content-type', type).send(body);
+          const res = await request(texting.booted.stack.url).post(path).set('content-type', type).send(body);
           expect({ type, status: res.status, body: res.body }).toEqual({ type, status: 415, body: { detail: expect.any(String) } });
         }
         expect(await inboundRows(phone)).toEqual([]);
@@ -90,7 +63,7 @@ describe.each(TRANSPORTS)('the edges of the text channel over the %s transport',
     );
 
     it.each([INBOUND, STATUS])('%s answers a JSON body nested 5,000 deep with a 4xx {detail}, never a 500', async (path) => {
-      const res = await request(booted.stack.url).post(path).set('content-type', 'application/json').send(DEEP_JSON);
+      const res = await request(texting.booted.stack.url).post(path).set('content-type', 'application/json').send(DEEP_JSON);
       expect(res.status).toBe(415);
       expect(res.body).toEqual({ detail: expect.any(String) });
     });
@@ -109,7 +82,7 @@ describe.each(TRANSPORTS)('the edges of the text channel over the %s transport',
       ['post', '/api/v1/sms/group-invites/abcdefghijklmnop/join'],
       ['post', '/api/v1/chats/'],
     ] as const) {
-      const res = await request(booted.stack.url)[method](path).set('content-type', 'application/json').send(DEEP_JSON);
+      const res = await request(texting.booted.stack.url)[method](path).set('content-type', 'application/json').send(DEEP_JSON);
       expect({ path, status: res.status, body: res.body }).toEqual({
         path,
         status: 400,
@@ -117,7 +90,7 @@ describe.each(TRANSPORTS)('the edges of the text channel over the %s transport',
       });
     }
     const shallow = `${'['.repeat(64)}${']'.repeat(64)}`;
-    const res = await request(booted.stack.url).post('/api/v1/auth/anon').set('content-type', 'application/json').send(shallow);
+    const res = await request(texting.booted.stack.url).post('/api/v1/auth/anon').set('content-type', 'application/json').send(shallow);
     expect(res.status).toBe(200);
   });
 
@@ -126,7 +99,7 @@ describe.each(TRANSPORTS)('the edges of the text channel over the %s transport',
     beforeAll(async () => {
       invite = await inviteLink('Choir');
     });
-    const join = () => request(booted.stack.url).post(`/api/v1/sms/group-invites/${invite}/join`);
+    const join = () => request(texting.booted.stack.url).post(`/api/v1/sms/group-invites/${invite}/join`);
 
     it("sends nothing for a stranger's form post from https://evil.example (403), nor for any form-like post (415)", async () => {
       const victim = nextPhone();
@@ -174,14 +147,14 @@ describe.each(TRANSPORTS)('the edges of the text channel over the %s transport',
   });
 
   it('the sign-in code request refuses another site even with a valid CSRF pair (403), and form posts (415)', async () => {
-    const web = new ApiClient(booted.stack.url);
+    const web = new ApiClient(texting.booted.stack.url);
     await web.fetchCsrf();
     const victim = nextPhone();
     const path = '/api/v1/auth/login/phone_number';
-    const forged = await web.withCsrf(request(booted.stack.url).post(path)).set('origin', EVIL).send({ phone_number: victim });
+    const forged = await web.withCsrf(request(texting.booted.stack.url).post(path)).set('origin', EVIL).send({ phone_number: victim });
     expect(forged.status).toBe(403);
     expect(forged.body).toEqual({ detail: expect.any(String) });
-    const form = await web.withCsrf(request(booted.stack.url).post(path)).type('form').send({ phone_number: victim });
+    const form = await web.withCsrf(request(texting.booted.stack.url).post(path)).type('form').send({ phone_number: victim });
     expect(form.status).toBe(415);
     const own = nextPhone();
     await web.requestPhoneCode(own);

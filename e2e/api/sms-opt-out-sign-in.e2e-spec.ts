@@ -1,9 +1,6 @@
-import { FakeTwilio, TRANSPORTS } from '@app/testing';
-import { ApiClient, eventually, phoneNumbers } from '../support/api-client';
-import { startTestStack, type TestStack } from '../support/test-stack';
-
-const ASSISTANT = '+15005550006';
-const INBOUND = '/api/v1/sms/twilio/inbound';
+import { TRANSPORTS } from '@app/testing';
+import { ApiClient, phoneNumbers } from '../support/api-client';
+import { ASSISTANT, smsStack } from '../support/sms-stack';
 
 /**
  * Issue 21.4: after STOP the product texts nothing at all to the number, sign-in codes included.
@@ -12,34 +9,15 @@ const INBOUND = '/api/v1/sms/twilio/inbound';
  * the fake Twilio the real SDK talks to.
  */
 describe.each(TRANSPORTS)('sign-in codes after STOP over the %s transport', (transport) => {
-  const twilio = new FakeTwilio();
-  let booted: TestStack;
+  const texting = smsStack('smsoptout', transport, {
+    PHONE_CODES_PER_NUMBER: '100',
+  });
   const nextPhone = phoneNumbers(transport === 'nats' ? 8600 : 8700);
-  const text = (from: string, body: string) => twilio.sendInbound(`${booted.stack.url}${INBOUND}`, { from, to: ASSISTANT, body });
-  const sentTo = (phone: string) => twilio.messagesTo(phone);
-  const waitFor = (phone: string, count: number) =>
-    eventually(async () => (sentTo(phone).length >= count ? sentTo(phone) : undefined), 15_000);
-
-  beforeAll(async () => {
-    await twilio.start();
-    booted = await startTestStack('smsoptout', transport, {
-      OFFLINE_TOKEN_DELAY_MS: '0',
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_FROM_NUMBER: ASSISTANT,
-      TWILIO_API_BASE_URL: twilio.url,
-      PHONE_CODES_PER_IP: '1000',
-      PHONE_CODES_PER_NUMBER: '100',
-    });
-  });
-
-  afterAll(async () => {
-    await booted?.close();
-    await twilio.stop();
-  });
+  const { sentTo, waitFor } = texting;
+  const text = (from: string, body: string) => texting.textFrom(from, ASSISTANT, body);
 
   async function askForCode(phone: string) {
-    const browser = new ApiClient(booted.stack.url);
+    const browser = new ApiClient(texting.booted.stack.url);
     await browser.guest();
     await browser.fetchCsrf();
     return browser.requestPhoneCode(phone);
@@ -58,7 +36,7 @@ describe.each(TRANSPORTS)('sign-in codes after STOP over the %s transport', (tra
     });
     // Nothing at all: no code text (the stored texts and Twilio agree), also when asked again.
     expect((await askForCode(phone)).status).toBe(409);
-    const codeTexts = await booted.db.query(
+    const codeTexts = await texting.booted.db.query(
       "SELECT count(*)::int AS n FROM sms.outbound_message WHERE to_number = $1 AND purpose = 'login_code'",
       [phone],
     );

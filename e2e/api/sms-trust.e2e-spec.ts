@@ -3,12 +3,10 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import request from 'supertest';
 import { ApiClient, eventually, phoneNumbers } from '../support/api-client';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import { ASSISTANT, INBOUND, smsStack } from '../support/sms-stack';
 
-const ASSISTANT = '+15005550006';
 /** The group pool: three numbers, so a member can be in three groups, and no more. */
 const POOL = ['+15005550007', '+15005550008', '+15005550009'];
-const INBOUND = '/api/v1/sms/twilio/inbound';
 
 /**
  * Texts people can trust (issue 21): private group texts reach only their group, a YES cannot be
@@ -16,19 +14,20 @@ const INBOUND = '/api/v1/sms/twilio/inbound';
  * The fake Twilio posts signed webhooks and records what the product sends.
  */
 describe.each(TRANSPORTS)('trusted texts over the %s transport', (transport) => {
-  const twilio = new FakeTwilio();
-  let booted: TestStack;
+  const texting = smsStack('smstrust', transport, {
+    SMS_GROUP_NUMBERS: POOL.join(','),
+    SMS_MONTHLY_ALLOWANCE: '40',
+    SMS_CREDIT_NOTICE_BELOW: '0',
+    SMS_JOIN_TEXTS_PER_INVITE: '4',
+    SMS_GROUPS_PER_DAY: '20',
+    RATE_LIMIT_PER_MINUTE: '24000',
+  });
+  const { twilio, sentTo, waitFor, textFrom, signedIn } = texting;
   const nextPhone = phoneNumbers(transport === 'nats' ? 8500 : 8700);
-  const url = (path: string) => `${booted.stack.url}${path}`;
-  const textFrom = (from: string, to: string, body: string, extra: Partial<Parameters<FakeTwilio['sendInbound']>[1]> = {}) =>
-    twilio.sendInbound(url(INBOUND), { from, to, body, ...extra });
-  const sentTo = (phone: string) => twilio.messagesTo(phone);
-  const waitFor = (phone: string, count: number, ms = 15_000) =>
-    eventually(async () => (sentTo(phone).length >= count ? sentTo(phone) : undefined), ms);
   /** The stored outcome of a text once it is answered (its texts are handed to Twilio before it is). */
   const outcome = (messageSid: string) =>
     eventually(async () => {
-      const { rows } = await booted.db.query('SELECT status, body FROM sms.inbound_message WHERE message_sid = $1', [messageSid]);
+      const { rows } = await texting.booted.db.query('SELECT status, body FROM sms.inbound_message WHERE message_sid = $1', [messageSid]);
       const row = rows[0] as { status: string; body: string } | undefined;
       return row && !['received', 'processing'].includes(row.status) ? row : undefined;
     }, 15_000);
@@ -39,46 +38,12 @@ describe.each(TRANSPORTS)('trusted texts over the %s transport', (transport) => 
     return outcome(sent.messageSid);
   };
 
-  beforeAll(async () => {
-    await twilio.start();
-    booted = await startTestStack('smstrust', transport, {
-      OFFLINE_TOKEN_DELAY_MS: '0',
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_FROM_NUMBER: ASSISTANT,
-      TWILIO_API_BASE_URL: twilio.url,
-      SMS_GROUP_NUMBERS: POOL.join(','),
-      SMS_MONTHLY_ALLOWANCE: '40',
-      SMS_CREDIT_NOTICE_BELOW: '0',
-      SMS_JOIN_TEXTS_PER_INVITE: '4',
-      SMS_GROUPS_PER_DAY: '20',
-      PHONE_CODES_PER_IP: '1000',
-      RATE_LIMIT_PER_MINUTE: '24000',
-    });
-  });
-
-  afterAll(async () => {
-    await booted?.close();
-    await twilio.stop();
-  });
-
-  /** A portal user signed in by the code texted to `phone` (read at the fake Twilio). */
-  async function signedIn(phone: string): Promise<ApiClient> {
-    const web = new ApiClient(booted.stack.url);
-    await web.fetchCsrf();
-    const already = sentTo(phone).length;
-    await web.requestPhoneCode(phone);
-    const code = (await waitFor(phone, already + 1)).at(-1)!.body.match(/\b(\d{6})\b/)![1];
-    web.token = decodeURIComponent(String((await web.phoneCallback(phone, code).expect(302)).headers.location).split('#access_token=')[1]);
-    return web;
-  }
-
   const createGroup = async (web: ApiClient, name: string) =>
     (await web.post('/api/v1/sms/groups', { name }).expect(201)).body as { channel_url: string; phone_number: string };
   const inviteTo = async (web: ApiClient, group: { channel_url: string }) =>
     (await web.post(`/api/v1/sms/groups/${group.channel_url}/invites`).expect(201)).body as { invite_id: string };
   const join = (invite: { invite_id: string }, phone: string) =>
-    request(booted.stack.url).post(`/api/v1/sms/group-invites/${invite.invite_id}/join`).send({ phone_number: phone });
+    request(texting.booted.stack.url).post(`/api/v1/sms/group-invites/${invite.invite_id}/join`).send({ phone_number: phone });
 
   /** The phone is invited, answers YES on the number the invitation came from, and is a member. */
   async function joinBy(invite: { invite_id: string }, phone: string): Promise<string> {
@@ -276,7 +241,7 @@ describe.each(TRANSPORTS)('trusted texts over the %s transport', (transport) => 
       const before = sentTo(member).length;
       expect((await text(owner, group.phone_number, 'Assistant, are you there?')).status).toBe('relayed');
       // The text's outcome is stored once its relay and the group's answer were queued and handed to the sender.
-      const { rows } = await booted.db.query(
+      const { rows } = await texting.booted.db.query(
         "SELECT purpose, status FROM sms.outbound_message WHERE to_number = $1 AND purpose IN ('relay', 'reply') ORDER BY created_at",
         [member],
       );
@@ -335,7 +300,7 @@ describe.each(TRANSPORTS)('trusted texts over the %s transport', (transport) => 
       expect(big.length).toBeGreaterThan(500 * 1024);
       const row = await text(phone, ASSISTANT, 'What is in this picture?', { mediaUrls: [twilio.hostMedia(big)] });
       expect(row.status).toBe('answered');
-      const { rows } = await booted.db.query(
+      const { rows } = await texting.booted.db.query(
         'SELECT f.mime_type, f.size FROM files.file_object f JOIN sms.inbound_message i ON i.user_id = f.user_id WHERE i.from_number = $1',
         [phone],
       );
@@ -355,35 +320,18 @@ describe.each(TRANSPORTS)('trusted texts over the %s transport', (transport) => 
 
 /** The operator's ceiling: past SMS_TEXTS_PER_DAY texts are held, not sent; the metric counts them. */
 describe("the operator's ceiling of texts a day", () => {
-  const twilio = new FakeTwilio();
-  let booted: TestStack;
+  const ceiling = smsStack('smsceiling', 'in-process', { SMS_TEXTS_PER_DAY: '3' });
+  const { twilio } = ceiling;
   const nextPhone = phoneNumbers(8900);
-
-  beforeAll(async () => {
-    await twilio.start();
-    booted = await startTestStack('smsceiling', 'in-process', {
-      OFFLINE_TOKEN_DELAY_MS: '0',
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_FROM_NUMBER: ASSISTANT,
-      TWILIO_API_BASE_URL: twilio.url,
-      SMS_TEXTS_PER_DAY: '3',
-    });
-  });
-
-  afterAll(async () => {
-    await booted?.close();
-    await twilio.stop();
-  });
 
   it('sends three texts, then holds the rest (status held) without calling Twilio', async () => {
     const phones = [nextPhone(), nextPhone(), nextPhone(), nextPhone(), nextPhone()];
     for (const phone of phones) {
-      const sent = await twilio.sendInbound(`${booted.stack.url}${INBOUND}`, { from: phone, to: ASSISTANT, body: 'Hello?' });
+      const sent = await twilio.sendInbound(`${ceiling.booted.stack.url}${INBOUND}`, { from: phone, to: ASSISTANT, body: 'Hello?' });
       expect(sent.status).toBe(200);
     }
     const statuses = await eventually(async () => {
-      const { rows } = await booted.db.query('SELECT status FROM sms.outbound_message WHERE to_number = ANY($1)', [phones]);
+      const { rows } = await ceiling.booted.db.query('SELECT status FROM sms.outbound_message WHERE to_number = ANY($1)', [phones]);
       const list = (rows as { status: string }[]).map((r) => r.status).sort();
       return list.length === 5 && !list.some((s) => ['pending', 'sending', 'retrying'].includes(s)) ? list : undefined;
     }, 15_000);

@@ -1,10 +1,7 @@
-import { FakeOpenAI } from '@app/testing';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { axeViolations, type AxeViolation } from './support/axe';
-import { expectFocus, launchBrowser, newContext, root, screenshot, startProduct, VIEWPORTS, type Product } from './support/product';
+import { expectFocus, newContext, screenshot, scriptedModelSuite, VIEWPORTS } from './support/product';
 
 /** A reply of about 2,000 tokens with the markdown a real one has: headings, lists, tables, code. */
 function longReply(): string {
@@ -36,31 +33,16 @@ function longReply(): string {
 const REPLY = longReply();
 
 describe('quality in a browser: bundle size, responsiveness while streaming, accessibility', () => {
-  const openai = new FakeOpenAI({
+  const suite = scriptedModelSuite({
     apiKey: 'browser-test-key',
-    defaultReplies: {
+    replies: {
       // Titles are not streamed; replies stream word by word every 2 ms (about 500 tokens/s).
       'chat.completions': (body) => (body.stream ? { steps: [{ text: REPLY, chunk: 'word', intervalMs: 2 }] } : 'Markdown demo'),
     },
+    figuresFile: 'web-quality.json',
+    figuresLabel: 'Web quality figures',
   });
-  let product: Product;
-  let browser: Browser;
-  const figures: Record<string, unknown> = {};
-
-  beforeAll(async () => {
-    await openai.start();
-    browser = await launchBrowser();
-    product = await startProduct({ OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: 'browser-test-key', CHAT_AUTO_MODEL: 'false' });
-  }, 90_000);
-
-  afterAll(async () => {
-    mkdirSync(join(root, 'test-results'), { recursive: true });
-    writeFileSync(join(root, 'test-results/web-quality.json'), JSON.stringify(figures, null, 2));
-    console.log('Web quality figures', JSON.stringify(figures, null, 2));
-    await browser?.close();
-    await product?.stop();
-    await openai.stop();
-  });
+  const { figures } = suite;
 
   async function guest(
     path: string,
@@ -68,8 +50,8 @@ describe('quality in a browser: bundle size, responsiveness while streaming, acc
     options: { bypassCSP?: boolean; light?: boolean } = {},
   ) {
     const context = options.bypassCSP
-      ? await browser.newContext({ baseURL: product.url, viewport, bypassCSP: true })
-      : await newContext(browser, product.url, viewport);
+      ? await suite.browser.newContext({ baseURL: suite.product.url, viewport, bypassCSP: true })
+      : await newContext(suite.browser, suite.product.url, viewport);
     const page = await context.newPage();
     await page.addInitScript((light) => {
       localStorage.setItem('firstTimeModalShown', 'true');
@@ -80,7 +62,7 @@ describe('quality in a browser: bundle size, responsiveness while streaming, acc
   }
 
   it('loads at most 150 KB of gzipped JavaScript for the first view of /chat', async () => {
-    const context = await newContext(browser, product.url);
+    const context = await newContext(suite.browser, suite.product.url);
     const page = await context.newPage();
     const scripts = new Map<string, { body: Buffer; wire: number; encoding: string | undefined }>();
     page.on('response', async (response) => {

@@ -1,8 +1,5 @@
-import { FakeOpenAI } from '@app/testing';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { launchBrowser, root, screenshot, startProduct, VIEWPORTS, type Product } from './support/product';
+import type { BrowserContext, Page, Route } from 'playwright-core';
+import { openGuestChat, screenshot, scriptedModelSuite, VIEWPORTS } from './support/product';
 import { until } from '../support/until';
 
 /**
@@ -178,39 +175,21 @@ function replyTo(question: string): string {
 }
 
 describe('a reply rendered and read as people write it; the frame of the app (issue 22, items 7-9)', () => {
-  const openai = new FakeOpenAI({
+  const suite = scriptedModelSuite({
     apiKey: 'render-test-key',
-    defaultReplies: {
+    replies: {
       'chat.completions': (body) =>
         body.stream ? { steps: [{ text: replyTo(lastUserText(body)), chunk: 'word', intervalMs: 1 }] } : LONG_TITLE,
     },
+    figuresFile: 'web-render.json',
+    figuresLabel: 'Web render figures',
   });
-  let product: Product;
-  let browser: Browser;
-  const figures: Record<string, unknown> = {};
-
-  beforeAll(async () => {
-    await openai.start();
-    browser = await launchBrowser();
-    product = await startProduct({ OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: 'render-test-key', CHAT_AUTO_MODEL: 'false' });
-  }, 90_000);
-
-  afterAll(async () => {
-    mkdirSync(join(root, 'test-results'), { recursive: true });
-    writeFileSync(join(root, 'test-results/web-render.json'), JSON.stringify(figures, null, 2));
-    console.log('Web render figures', JSON.stringify(figures, null, 2));
-    await browser?.close();
-    await product?.stop();
-    await openai.stop();
-  });
+  const { figures } = suite;
 
   async function openChat(viewport: { width: number; height: number } = VIEWPORTS.wide): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ baseURL: product.url, viewport, deviceScaleFactor: 1 });
+    const context = await suite.browser.newContext({ baseURL: suite.product.url, viewport, deviceScaleFactor: 1 });
     context.setDefaultTimeout(20_000);
-    const page = await context.newPage();
-    await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
-    await page.goto('/chat');
-    await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+    const { page } = await openGuestChat(context);
     return { context, page };
   }
 
@@ -349,10 +328,8 @@ describe('a reply rendered and read as people write it; the frame of the app (is
     const reply = await ask(page, 'How do I sort a list?');
     await reply.getByRole('button', { name: 'Read aloud' }).click();
     await until('every chunk was asked for and played', async () => {
-      const state = await page.evaluate(
-        () => (window as unknown as { __voice?: { stats: () => { state: string } } }).__voice?.stats().state,
-      );
-      return sent.length > 0 && state === 'idle';
+      // Read to its end: the reply offers to read it aloud again.
+      return sent.length > 0 && (await reply.getByRole('button', { name: 'Read aloud' }).count()) > 0;
     });
     const spoken = sent.map((request) => request.text as string).join(' ');
     figures.readAloud = { requests: sent.length, characters: spoken.length, sourceCharacters: SPOKEN_REPLY.length, spoken };
@@ -440,7 +417,7 @@ describe('a reply rendered and read as people write it; the frame of the app (is
   }, 60_000);
 
   it("shows the app's frame with a skeleton before its code has arrived, then the chat", async () => {
-    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.wide, deviceScaleFactor: 1 });
+    const context = await suite.browser.newContext({ baseURL: suite.product.url, viewport: VIEWPORTS.wide, deviceScaleFactor: 1 });
     context.setDefaultTimeout(30_000);
     const page = await context.newPage();
     await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
@@ -482,7 +459,7 @@ describe('a reply rendered and read as people write it; the frame of the app (is
     await context.close();
 
     // The same on a phone, light theme.
-    const phone = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.narrow, deviceScaleFactor: 1 });
+    const phone = await suite.browser.newContext({ baseURL: suite.product.url, viewport: VIEWPORTS.narrow, deviceScaleFactor: 1 });
     const phonePage = await phone.newPage();
     await phonePage.addInitScript(() => {
       localStorage.setItem('firstTimeModalShown', 'true');
@@ -503,7 +480,7 @@ describe('a reply rendered and read as people write it; the frame of the app (is
   }, 120_000);
 
   it('on a slow network (400 ms round trip, 50 KB/s) the frame paints long before the chat is ready', async () => {
-    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.wide, deviceScaleFactor: 1 });
+    const context = await suite.browser.newContext({ baseURL: suite.product.url, viewport: VIEWPORTS.wide, deviceScaleFactor: 1 });
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { axeViolations } from './support/axe';
 import { randomUUID } from 'node:crypto';
-import { expectFocus, newContext, productSql, productSuite, screenshot, VIEWPORTS } from './support/product';
+import { expectFocus, newContext, openGuestChat, productSql, productSuite, screenshot, VIEWPORTS } from './support/product';
 
 type Viewport = { width: number; height: number };
 
@@ -18,12 +18,7 @@ describe('conversation search in a browser', () => {
     const context = bypassCSP
       ? await suite.browser.newContext({ baseURL: suite.product.url, viewport, bypassCSP: true })
       : await newContext(suite.browser, suite.product.url, viewport);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
-    await page.goto('/chat');
-    await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+    const { page, errors } = await openGuestChat(context);
     return { context, page, errors };
   }
 
@@ -75,6 +70,10 @@ describe('conversation search in a browser', () => {
       }));
       expect(box.top < box.height && box.bottom > 0).toBe(true);
       expect(await marked.getAttribute('class')).toMatch(/highlight|linked|marked/);
+      // The words typed are marked inside the message, as in the snippet; nothing else is.
+      await marked.locator('mark.search-mark').first().waitFor();
+      expect(await marked.locator('mark.search-mark').allTextContents()).toEqual(['axolotl']);
+      expect(await page.locator('mark.search-mark').count()).toBe(1);
       await screenshot(page, `search-opened-${name}`);
       // Accents and case do not matter.
       if (name === 'narrow') await page.getByRole('button', { name: 'Show sidebar' }).click();

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { expectFocus, newContext, productSuite, screenshot, VIEWPORTS } from './support/product';
+import { expectFocus, newContext, openGuestChat, productSuite, screenshot, VIEWPORTS } from './support/product';
 
 /**
  * The keyboard shortcuts of issue 25 (part 2), each pressed in Chromium against the built product,
@@ -12,12 +12,7 @@ describe('keyboard shortcuts in a browser', () => {
   async function chatPage(viewport: { width: number; height: number } = VIEWPORTS.wide) {
     const context = await newContext(suite.browser, suite.product.url, viewport);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.product.url });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
-    await page.goto('/chat');
-    await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+    const { page, errors } = await openGuestChat(context);
     return { context, page, errors };
   }
 

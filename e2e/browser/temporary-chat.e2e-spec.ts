@@ -1,4 +1,4 @@
-import { newContext, productSuite, screenshot, VIEWPORTS } from './support/product';
+import { newContext, openGuestChat, productSuite, screenshot, VIEWPORTS } from './support/product';
 
 /** Temporary chats (issue 25, part 4) in Chromium: marked while open, never in the sidebar, deleted when left. */
 describe('temporary chats in a browser', () => {
@@ -7,12 +7,7 @@ describe('temporary chats in a browser', () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     it(`starts a temporary chat, marks it, keeps it out of the sidebar and deletes it when left (${name})`, async () => {
       const context = await newContext(suite.browser, suite.product.url, viewport);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(String(error)));
-      await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
-      await page.goto('/chat');
-      await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+      const { page, errors } = await openGuestChat(context);
       const toggle = page.getByRole('button', { name: 'Temporary chat' });
       await toggle.click();
       expect(await toggle.getAttribute('aria-pressed')).toBe('true');
@@ -24,6 +19,11 @@ describe('temporary chats in a browser', () => {
       await page.locator('.message--assistant').first().waitFor();
       await page.getByRole('heading', { name: 'Temporary chat', level: 1 }).waitFor();
       await page.getByRole('note').filter({ hasText: 'Temporary chat.' }).waitFor();
+      // Not shareable: no share button, and the conversation's menu offers no sharing either.
+      await page.getByRole('button', { name: 'Conversation options' }).click();
+      await page.locator('.menu__popup:not([hidden])').waitFor();
+      expect(await page.getByRole('button', { name: /share conversation/i }).count()).toBe(0);
+      await page.keyboard.press('Escape');
       await screenshot(page, `temporary-chat-${name}`);
       // Not in the sidebar.
       if (name === 'narrow') await page.getByRole('button', { name: 'Show sidebar' }).click();

@@ -79,6 +79,9 @@ const LEASE_MS = 2_000;
       );
       return rows[0] as { id: string; content: string } | undefined;
     });
+    // While the reply is being written, the user's message is readable; the unfinished reply is not shown.
+    const during = await rpc.call(CHAT_RPC.get, { chat_id: chat.chat_id }, caller);
+    expect(during.messages.map((m) => [m.sender, m.content])).toEqual([['user', 'Tell me about the history of Lisbon, please.']]);
     await first.kill('SIGKILL');
     const userMessage = seen.find((e) => e.event === 'user_message')!.data as { message_id: string };
     expect(seen.some((e) => e.event === 'assistant_message')).toBe(false);

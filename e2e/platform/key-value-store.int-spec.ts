@@ -1,5 +1,5 @@
 import { machine, uniqueName } from '@app/testing';
-import { MemoryStore, RedisStore, type KeyValueStore } from '@app/platform';
+import { MemoryStore, RedisStore, Throttler, type KeyValueStore } from '@app/platform';
 
 describe.each([
   ['memory', async () => new MemoryStore() as KeyValueStore],
@@ -31,5 +31,15 @@ describe.each([
     expect(await store.increment('count', 100)).toBe(2);
     await new Promise((r) => setTimeout(r, 1100));
     expect(await store.increment('count', 1)).toBe(1);
+  });
+
+  it('backs one throttler count for every replica, with atomic increments', async () => {
+    const replicas = [new Throttler(store), new Throttler(store)];
+    const limit = { name: 'test:throttle', limit: 5, windowMs: 60_000, detail: 'Slow down.' };
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => replicas[i % 2].take(limit, 'u1', 90_000)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
+    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason)).toEqual(
+      Array(3).fill(expect.objectContaining({ status: 429, retryAfterSeconds: 30 })),
+    );
   });
 });

@@ -6,14 +6,21 @@ const root = join(__dirname, '../..');
 /** A service in a process of its own, run from its TypeScript sources (see ts-register.cjs). */
 export class ServiceProcess {
   private output = '';
+  /** Lines of the whole output containing each text `count` was asked about (`log` keeps only its end). */
+  private readonly counted = new Map<string, number>();
   private readonly exited: Promise<number | null>;
 
   private constructor(
     readonly name: string,
     private readonly child: ChildProcess,
   ) {
-    child.stdout!.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-20_000)));
-    child.stderr!.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-20_000)));
+    const take = (chunk: Buffer) => {
+      const text = chunk.toString();
+      this.output = (this.output + text).slice(-20_000);
+      for (const [wanted, n] of this.counted) this.counted.set(wanted, n + text.split(wanted).length - 1);
+    };
+    child.stdout!.on('data', take);
+    child.stderr!.on('data', take);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
@@ -41,6 +48,15 @@ export class ServiceProcess {
 
   get log(): string {
     return this.output;
+  }
+
+  /** From now on, counts how often `text` appears in the output; `count(text)` answers it. */
+  watch(text: string): void {
+    if (!this.counted.has(text)) this.counted.set(text, 0);
+  }
+
+  count(text: string): number {
+    return this.counted.get(text) ?? 0;
   }
 
   /** Freezes the process (SIGSTOP: alive, connected, answering nothing, as a process stuck in a loop or swapped out). */

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, processesUsing } from '../../support/processes';
-import { launchChromium } from '@app/testing';
+import { FakeOpenAI, launchChromium, type FakeOpenAIOptions } from '@app/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export const root = join(__dirname, '../../..');
@@ -25,7 +25,8 @@ export async function startProduct(env: NodeJS.ProcessEnv = {}): Promise<Product
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first.`);
   if (!existsSync(join(root, 'web/dist/index.html'))) throw new Error('web/dist is missing: run `npm run build` first.');
   const dataDir = mkdtempSync(join(tmpdir(), 'assistant-browser-'));
-  const port = await freePort();
+  // A given PORT keeps the origin across restarts (the installable suite's "new build").
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const pgPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, [main], {
     env: {
@@ -94,6 +95,49 @@ export function productSuite(env: NodeJS.ProcessEnv = {}): { readonly product: P
     await suite.product?.stop();
   });
   return suite;
+}
+
+/**
+ * productSuite with a scripted model: a fake OpenAI-compatible server answering `replies` (with
+ * `apiKey`), the product pointed at it (no automatic model choice), and the figures a suite
+ * measures written to test-results/<figuresFile> (and logged) after its last test.
+ */
+export function scriptedModelSuite(options: {
+  apiKey: string;
+  replies: NonNullable<FakeOpenAIOptions['defaultReplies']>;
+  figuresFile: string;
+  figuresLabel: string;
+}): { readonly product: Product; readonly browser: Browser; readonly figures: Record<string, unknown> } {
+  const openai = new FakeOpenAI({ apiKey: options.apiKey, defaultReplies: options.replies });
+  const suite = { figures: {} } as { product: Product; browser: Browser; figures: Record<string, unknown> };
+  beforeAll(async () => {
+    await openai.start();
+    suite.browser = await launchBrowser();
+    suite.product = await startProduct({ OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: options.apiKey, CHAT_AUTO_MODEL: 'false' });
+  }, 90_000);
+  afterAll(async () => {
+    mkdirSync(join(root, 'test-results'), { recursive: true });
+    writeFileSync(join(root, 'test-results', options.figuresFile), JSON.stringify(suite.figures, null, 2));
+    console.log(options.figuresLabel, JSON.stringify(suite.figures, null, 2));
+    await suite.browser?.close();
+    await suite.product?.stop();
+    await openai.stop();
+  });
+  return suite;
+}
+
+/**
+ * A new page of `context` on the empty chat as a guest, past the first-time dialog, its page errors
+ * collected in `errors` (a test reads them at its end).
+ */
+export async function openGuestChat(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
+  await page.goto('/chat');
+  await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+  return { page, errors };
 }
 
 export const VIEWPORTS = { narrow: { width: 390, height: 844 }, wide: { width: 1440, height: 900 } } as const;

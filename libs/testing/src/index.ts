@@ -11,3 +11,5 @@ export * from './fakes/fake-openai';
 export * from './fakes/fake-s3';
 export * from './fakes/fake-web';
 export * from './fakes/fake-mcp';
+export * from './service-database';
+export * from './export-zips';

@@ -6,6 +6,9 @@ import { InvitesService } from './invites/invites.service';
 import { LoginService } from './login/login.service';
 import { PhoneLoginService } from './login/phone-login.service';
 import { ProviderLoginService } from './login/providers/provider-login.service';
+import { RecordSignIn } from './login/usecases/record-sign-in/record-sign-in.usecase';
+import { ResolveAccount } from './login/usecases/resolve-account/resolve-account.usecase';
+import { SignInWithProvider } from './login/usecases/sign-in-with-provider/sign-in-with-provider.usecase';
 import { SessionsService } from './sessions/sessions.service';
 import { AuthStore } from './store/auth-store';
 import { keyEnvelopeProvider } from './tokens/key-envelope';
@@ -26,7 +29,10 @@ import { UsersService } from './users/users.service';
     UsersService,
     InvitesService,
     CampaignsService,
+    ResolveAccount,
+    RecordSignIn,
     LoginService,
+    SignInWithProvider,
     PhoneLoginService,
     ProviderLoginService,
     AccountService,

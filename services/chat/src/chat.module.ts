@@ -9,6 +9,7 @@ import { LLM_PROVIDER } from './llm/llm-provider';
 import { AttachmentsService } from './replies/attachments.service';
 import { CheckpointStep } from './replies/checkpoint.step';
 import { ReplyLeases } from './replies/reply-leases';
+import { ReplyWrites } from './replies/reply-writes';
 import { DailyLimit } from './replies/daily-limit';
 import { InsiderFlagsCache } from './replies/insider-flags.cache';
 import { PersonaliseStep } from './replies/personalise.step';
@@ -30,10 +31,13 @@ import { CancelReminderTool, ListRemindersTool, SetReminderTool, SetTimeZoneTool
 import { RemindersHandlers } from './reminders/reminders.handlers';
 import { RemindersRepository } from './reminders/reminders.repository';
 import { RemindersService } from './reminders/reminders.service';
-import { PageReader } from './search/page-reader';
-import { createSearchProvider } from './search/search.factory';
-import { SEARCH_PROVIDER, type SearchProvider } from './search/search-provider';
-import { ReadPageTool, SearchWebTool } from './search/web.tools';
+import { PageReader } from './web-search/page-reader';
+import { createSearchProvider } from './web-search/search.factory';
+import { SEARCH_PROVIDER, type SearchProvider } from './web-search/search-provider';
+import { ReadPageTool, SearchWebTool } from './web-search/web.tools';
+import { ProjectsHandlers } from './projects/projects.handlers';
+import { ProjectsRepository } from './projects/projects.repository';
+import { ProjectsService } from './projects/projects.service';
 import { OutboundHttp } from './tools/outbound/outbound-http';
 import { McpHandlers } from './mcp/mcp.handlers';
 import { McpServersRepository } from './mcp/mcp-servers.repository';
@@ -41,18 +45,25 @@ import { McpServersService } from './mcp/mcp-servers.service';
 import { McpToolSource } from './mcp/mcp-tool-source';
 import { OperatorMcpServers } from './mcp/operator-mcp-servers';
 import { USER_TOOLS } from './tools/tool-registry';
-import { ConversationSearchRepository } from './search/conversation-search.repository';
-import { ConversationSearchService } from './search/conversation-search.service';
+import { ConversationSearchRepository } from './conversation-search/conversation-search.repository';
+import { ConversationSearchService } from './conversation-search/conversation-search.service';
 import { TemporaryChatsSweeper } from './temporary/temporary-chats.sweeper';
 import { TitleHandlers } from './titles/title.handlers';
 import { TitleService } from './titles/title.service';
+import { ImportJobs } from './imports/import-jobs';
+import { ImportsHandlers } from './imports/imports.handlers';
+import { ImportsRepository } from './imports/imports.repository';
+import { ImportsService } from './imports/imports.service';
 
 /** Conversations and streamed replies: history, branches, feedback, sharing, the model, titles. */
 @Module({
-  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers, McpHandlers],
+  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers, McpHandlers, ProjectsHandlers, ImportsHandlers],
   providers: [
     ChatRepository,
     ConversationsService,
+    // Projects: conversations grouped, with instructions and files the prompt step gives the model.
+    ProjectsRepository,
+    ProjectsService,
     // A reply: checked and started (RepliesService, DailyLimit, ReplyDrafts), written (ReplyJobs) through the pipeline's steps.
     RepliesService,
     DailyLimit,
@@ -61,6 +72,7 @@ import { TitleService } from './titles/title.service';
     ReplyPipeline,
     CheckpointStep,
     ReplyLeases,
+    ReplyWrites,
     PersonaliseStep,
     InsiderFlagsCache,
     PromptStep,
@@ -119,6 +131,10 @@ import { TitleService } from './titles/title.service';
     ConversationSearchRepository,
     ConversationSearchService,
     TemporaryChatsSweeper,
+    // Imports of ChatGPT and Claude history: started and followed (ImportsService), run in the background (ImportJobs).
+    ImportsRepository,
+    ImportsService,
+    ImportJobs,
     { provide: LLM_PROVIDER, useFactory: (config: ChatConfig) => createLlmProvider(config), inject: [SERVICE_CONFIG] },
   ],
 })

@@ -136,6 +136,13 @@ export const chatEnvSchema = z.object({
    */
   CHAT_REPLY_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
   /**
+   * Writes of replies being written (lease renewals, final saves, checkpoints) run at most this many
+   * at once, the others waiting their turn in memory; default half of DB_POOL_MAX (never more than it).
+   */
+  CHAT_REPLY_WRITE_CONCURRENCY: z.coerce.number().int().min(1).max(100).optional(),
+  /** A reply's final save is tried this many times while it fails with a transient error (waits from 0.1 s, doubling, to 5 s). */
+  CHAT_REPLY_SAVE_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(10),
+  /**
    * Delay between the offline model's words: 30 ms streams at about the pace of a hosted model
    * (30-40 words a second), so the demo shows a reply being written and read aloud while it is.
    */
@@ -144,6 +151,32 @@ export const chatEnvSchema = z.object({
   CHAT_TEMPORARY_CHAT_TTL_SECONDS: z.coerce.number().int().min(1).max(2_592_000).default(86_400),
   /** How often the temporary chats whose time is up are deleted. */
   CHAT_TEMPORARY_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** Imports of ChatGPT and Claude history (issue 25): how many run at once across every replica (one per user always). */
+  IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** Bounds of an export zip: its entries, their uncompressed bytes in all and each, and the compression ratio of any big entry. */
+  IMPORT_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
+  IMPORT_MAX_UNCOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 ** 3)
+    .default(4 * 1024 ** 3),
+  IMPORT_MAX_ENTRY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 ** 3)
+    .default(1024 ** 3),
+  IMPORT_MAX_RATIO: z.coerce.number().int().min(2).max(10_000).default(200),
+  /** The largest single conversation of an export (its JSON), in bytes. */
+  IMPORT_MAX_CONVERSATION_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(64 * 1024 ** 2),
+  /** Where an import's zip is kept while it is read (deleted after); default the system's temporary folder. */
+  IMPORT_TMP_DIR: z.string().min(1).optional(),
 });
 export type ChatConfig = z.output<typeof chatEnvSchema>;
 export type ProviderName = 'openai' | 'openai-compatible' | 'offline';

@@ -16,6 +16,13 @@ export const filesEnvSchema = z
       .min(1024)
       .max(1024 * 1024 * 1024)
       .default(20 * 1024 * 1024),
+    /** Largest export zip taken for an import (issue 25), in bytes (413 above); at most 1 GiB, the gateway's multipart ceiling. */
+    IMPORT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .default(1024 * 1024 * 1024),
     /** Lifetime of a presigned link, in seconds. */
     FILES_SIGNED_URL_TTL_SECONDS: z.coerce
       .number()

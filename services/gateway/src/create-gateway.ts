@@ -2,16 +2,21 @@ import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Runtime } from '@app/platform';
-import { DomainError, nameHttpServerSpan, platformMetrics, runWithRequestContext } from '@app/platform';
 import type { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
-import { answerClientError, frameworkErrorHandler, HttpErrorFilter, sendFailure } from './http/http-errors';
+import { registerAccessLog } from './http/access-log.hook';
+import { registerApiCacheControl } from './http/cache-control.hook';
+import { registerClosingRefusal } from './http/closing.hook';
+import { answerClientError, frameworkErrorHandler, HttpErrorFilter } from './http/http-errors';
 import { useBoundedJsonBodies } from './http/json-body';
-import { connectRateLimitRedis, registerRateLimits } from './http/rate-limit';
-import { echoRequestHeaders, readRequestState } from './http/request-context';
+import { registerRateLimitHook } from './http/rate-limit.hook';
+import { registerRegionBlock } from './http/region-block.hook';
+import { registerRequestState } from './http/request-state.hook';
+import { registerResponseHeaders } from './http/response-headers.hook';
 import { RouteParamsInterceptor } from './http/route-params';
 import { registerRoutePolicy } from './http/route-policy';
-import { applySecurityHeaders, contentSecurityPolicy } from './http/security-headers';
+import { collectRoutes } from './http/route-list.hook';
+import { contentSecurityPolicy } from './http/security-headers';
 import { WebAssets } from './web/web-assets';
 
 export interface Gateway {
@@ -37,7 +42,7 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
   });
   // Every answer goes through the one mapping (`{detail}`, request id, security headers), also
   // those Fastify and Node give before any hook: router refusals (frameworkErrors), HTTP parser
-  // refusals (clientErrorHandler) and the 503 while closing (answered by the onRequest hook below).
+  // refusals (clientErrorHandler) and the 503 while closing (http/closing.hook.ts).
   const adapter = new FastifyAdapter({
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
@@ -49,77 +54,23 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
   });
   const fastify = adapter.getInstance();
   fastify.decorate('contentSecurityPolicy', policy);
-  let closing = false;
-  fastify.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-  const routes: string[] = [];
-  fastify.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
-  });
+  const routes = collectRoutes(fastify);
 
-  // The rate limit (@fastify/rate-limit) counts in Redis when the process has one, in memory otherwise.
-  const limiterRedis = runtime.env.REDIS_URL ? await connectRateLimitRedis(runtime.env.REDIS_URL) : undefined;
-  if (limiterRedis) fastify.addHook('onClose', async () => void (await limiterRedis.quit().catch(() => limiterRedis.disconnect())));
-  const checkRateLimit = await registerRateLimits(fastify, {
+  // The edge, one concern per file (http/*.hook.ts), in the order a request meets them.
+  registerRequestState(fastify);
+  registerClosingRefusal(fastify, logger);
+  registerRegionBlock(fastify, { header: config.REGION_HEADER, blocked: config.BLOCKED_COUNTRIES, logger });
+  await registerRateLimitHook(fastify, {
     perMinute: config.RATE_LIMIT_PER_MINUTE,
-    redis: limiterRedis,
+    redisUrl: runtime.env.REDIS_URL,
     prefix: runtime.env.BUS_PREFIX ?? '',
     logger,
   });
-  const blocked = new Set(config.BLOCKED_COUNTRIES);
-  fastify.addHook('onRequest', (request, reply, done) => {
-    request.state = readRequestState(request);
-    nameHttpServerSpan(request.method, request.routeOptions.url);
-    runWithRequestContext({ request_id: request.state.requestId }, () => {
-      if (closing) {
-        reply.header('connection', 'close').header('retry-after', '5');
-        return sendFailure(request, reply, new DomainError('unavailable', 'The server is restarting, please try again shortly'), logger);
-      }
-      if (!request.url.startsWith('/api/v1/')) return done();
-      const country = config.REGION_HEADER ? request.headers[config.REGION_HEADER] : undefined;
-      if (typeof country === 'string' && blocked.has(country.trim().toUpperCase())) {
-        return sendFailure(request, reply, new DomainError('forbidden', 'The assistant is not available in your region.', 451), logger);
-      }
-      checkRateLimit(request).then(
-        ({ exceeded, headers }) => {
-          for (const [name, value] of headers) reply.header(name, value);
-          if (!exceeded) return done();
-          sendFailure(request, reply, { statusCode: 429 }, logger);
-        },
-        (error: unknown) => done(error as Error),
-      );
-    });
-  });
   // Each declared route's own rules (texting routes refuse other sites, bodies of the declared media type only).
   registerRoutePolicy(fastify, { publicUrl: config.PUBLIC_URL, logger });
-  fastify.addHook('onSend', async (request, reply) => {
-    echoRequestHeaders(request, reply);
-    applySecurityHeaders(request, reply);
-    // What the API answers is personal unless a route says otherwise (file bodies, the export...).
-    if (request.url.startsWith('/api/v1/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
-  fastify.addHook('onResponse', async (request, reply) => {
-    const path = request.url.split('?')[0];
-    if (path === '/healthz' || path === '/readyz') return;
-    // By route pattern, never the URL (ids would make a series per conversation).
-    platformMetrics.recordHttp(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
-    const ms = Math.round(performance.now() - (request.state?.startedAt ?? performance.now()));
-    // The path only: query strings may carry one-time codes.
-    runWithRequestContext({ request_id: request.state?.requestId ?? String(request.id) }, () =>
-      logger.log(
-        {
-          msg: `${request.method} ${path} ${reply.statusCode} ${ms}ms`,
-          status: reply.statusCode,
-          ms,
-          user_label: request.state?.userLabel ?? undefined,
-        },
-        'Http',
-      ),
-    );
-  });
+  registerResponseHeaders(fastify);
+  registerApiCacheControl(fastify);
+  registerAccessLog(fastify, logger);
 
   await fastify.register((await import('@fastify/cookie')).default);
   // Uploads (POST /api/v1/files/): read as a stream, part by part, never as one body; the limits
@@ -144,7 +95,6 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
   // No Nest shutdown hooks: on SIGTERM they close the app and re-raise the signal (exit 143) before
   // the process's own graceful stop (drainGateway in main.ts and the embedded host) has run.
   await app.init();
-  // Fastify answers 429 above with statusCode; map the status words once here.
   await app.listen({ port: config.PORT, host: config.HOST });
   return {
     app,

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { AppLogger, BUS, KEY_VALUE_STORE, RUNTIME_ENV, RpcClient, type Runtime } from '@app/platform';
+import { AppLogger, BUS, KEY_VALUE_STORE, RUNTIME_ENV, RpcClient, Throttler, type Runtime } from '@app/platform';
 import { AccountController } from './account/account.controller';
 import { DevSmsController } from './account/dev-sms.controller';
 import { AuthController } from './auth/auth.controller';
@@ -11,6 +11,7 @@ import { TokenVerifier } from './auth/token-verifier';
 import type { GatewayConfig } from './config';
 import { DocsController } from './docs/docs.controller';
 import { FilesController } from './files/files.controller';
+import { ImportsController } from './imports/imports.controller';
 import { HealthController } from './health/health.controller';
 import { ReadinessService } from './health/readiness.service';
 import { GatewayLifecycle } from './health/lifecycle';
@@ -37,6 +38,7 @@ export const GATEWAY_CONTROLLERS = [
   AccountController,
   DevSmsController,
   FilesController,
+  ImportsController,
   SmsController,
   DevPhoneController,
   TtsController,
@@ -58,6 +60,7 @@ export class GatewayModule {
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: BUS, useValue: runtime.bus },
         { provide: KEY_VALUE_STORE, useValue: runtime.kv },
+        Throttler,
         { provide: AppLogger, useValue: logger },
         { provide: RpcClient, useValue: RpcClient.forRuntime(runtime) },
         { provide: BuildInfo, useValue: new BuildInfo(config.GIT_COMMIT) },

@@ -6,7 +6,8 @@ import { ExtractionService } from './extraction/extraction.service';
 import { createExtractor } from './extraction/extractor.factory';
 import { ExtractionAnswerError, ModelExtractor } from './extraction/model.extractor';
 import type { Exchange, ExtractedMemory, KnownMemory, MemoryExtractor } from './extraction/memory-extractor';
-import { applyPlan, type MergePlan } from './extraction/merge-plan';
+import type { MergePlan } from './extraction/merge-plan';
+import { applyPlan } from './testing/merge-plan.fake';
 import { RuleBasedExtractor } from './extraction/rule-based.extractor';
 import type { MemorySource, MemoryStore, SearchHit, StoredMemory } from './memories/memories.repository';
 import { MemoriesService } from './memories/memories.service';
@@ -92,6 +93,10 @@ class FakeMemoryStore implements MemoryStore {
       .filter((hit) => hit.textRank > 0)
       .sort((a, b) => b.textRank - a.textRank)
       .slice(0, limit);
+  }
+
+  async relevant(userId: string, words: string[], candidates: number, latest: number) {
+    return { hits: await this.search(userId, words, candidates), latest: latest > 0 ? await this.recent(userId, latest) : [] };
   }
 
   async recent(userId: string, limit: number) {

@@ -1,5 +1,6 @@
 import { completesSignIn, onLogin, onLogout, startAuth } from '../modules/auth/state/authStore';
 import { loadInsider } from '../modules/insider/hooks/insiderQueries';
+import { registerServiceWorker } from '../modules/version/serviceWorker';
 import { applyTheme, storedDarkMode } from '../modules/theme/state/themeStore';
 import { listenForWindowFocus, queryClient } from './queryClient';
 
@@ -32,4 +33,5 @@ export function bootstrap(): void {
     event.preventDefault();
   });
   void startAuth({ completingSignIn: completesSignIn(window.location) });
+  registerServiceWorker();
 }

@@ -23,6 +23,7 @@ const ConfirmMemoriesPage = page(() => import('../pages/ConfirmMemoriesPage'), '
 const SettingsPage = page(() => import('../pages/SettingsPage'), 'SettingsPage');
 const MemoriesPage = page(() => import('../pages/MemoriesPage'), 'MemoriesPage');
 const RemindersPage = page(() => import('../pages/RemindersPage'), 'RemindersPage');
+const ProjectPage = page(() => import('../pages/ProjectPage'), 'ProjectPage');
 const McpCallbackPage = page(() => import('../pages/McpCallbackPage'), 'McpCallbackPage');
 const SharedChatPage = page(() => import('../pages/SharedChatPage'), 'SharedChatPage');
 const TermsPage = page(() => import('../pages/LegalPages'), 'TermsPage');
@@ -140,6 +141,14 @@ export const routes: RouteObject[] = [
             element: (
               <RequireLogin>
                 <RemindersPage />
+              </RequireLogin>
+            ),
+          },
+          {
+            path: '/projects/:projectId',
+            element: (
+              <RequireLogin>
+                <ProjectPage />
               </RequireLogin>
             ),
           },

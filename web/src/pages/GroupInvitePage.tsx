@@ -4,7 +4,8 @@ import { Spinner } from '../ui/Spinner';
 import { PublicPage } from '../modules/layout/components/PublicPage';
 import { PhoneField } from '../modules/sms/components/PhoneField';
 import { useGroupInvite, useJoinGroup, useSmsService } from '../modules/sms/hooks/smsQueries';
-import { formatPhone, normalisePhone, PHONE_EXAMPLE } from '../modules/sms/utils/phone';
+import { normalisePhone, PHONE_EXAMPLE } from '@app/contracts/sms';
+import { formatPhone } from '../modules/sms/utils/phone';
 import '../modules/sms/components/sms.css';
 
 /** /group-search/invite/{id} (public, logged-out visitors too): join a group text with a mobile number. */

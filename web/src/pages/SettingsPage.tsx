@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useAuthStatus } from '../modules/auth/state/authStore';
 import { useEffectiveFlags } from '../modules/insider/hooks/insiderQueries';
+import { ImportChatsSection } from '../modules/imports/components/ImportChatsSection';
 import { ShellPage } from '../modules/layout/components/ShellPage';
 import { MemorySummary } from '../modules/memory/components/MemorySummary';
 import { McpServersSection } from '../modules/mcp/components/McpServersSection';
@@ -14,7 +15,7 @@ import { SettingsSection } from '../modules/settings/components/SettingsSection'
 import { TextMessagesSection } from '../modules/settings/components/TextMessagesSection';
 import { VoicePanel } from '../modules/settings/components/VoicePanel';
 
-/** /settings: profile, appearance, memories, voice, text messages, early access and invites (registered users), data. */
+/** /settings: profile, appearance, memories, voice, text messages, early access and invites (registered users), data (import chats, export, deletion). */
 export function SettingsPage() {
   const registered = useAuthStatus() === 'registered';
   const canInvite = useEffectiveFlags().can_create_invite === true;
@@ -55,6 +56,7 @@ export function SettingsPage() {
         </SettingsSection>
       )}
       <SettingsSection title="Your data">
+        <ImportChatsSection />
         <DataSection />
       </SettingsSection>
       <p className="muted small">

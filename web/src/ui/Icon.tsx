@@ -24,6 +24,7 @@ export type IconName =
   | 'user'
   | 'info'
   | 'download'
+  | 'upload'
   | 'alert'
   | 'more'
   | 'paperclip'
@@ -35,7 +36,8 @@ export type IconName =
   | 'mic'
   | 'mic-off'
   | 'search'
-  | 'clock';
+  | 'clock'
+  | 'folder';
 
 const PATHS: Record<IconName, string> = {
   menu: 'M4 6h16M4 12h16M4 18h16',
@@ -64,6 +66,7 @@ const PATHS: Record<IconName, string> = {
   user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0',
   info: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 11v6M12 7v.5',
   download: 'M12 4v12M7 11l5 5 5-5M5 20h14',
+  upload: 'M12 16V4M7 9l5-5 5 5M5 20h14',
   alert: 'M12 3 2 21h20L12 3zM12 10v5M12 18v.5',
   more: 'M5 12a1 1 0 1 0 2 0 1 1 0 1 0-2 0M11 12a1 1 0 1 0 2 0 1 1 0 1 0-2 0M17 12a1 1 0 1 0 2 0 1 1 0 1 0-2 0',
   paperclip: 'M20 11.5 12 19.5a5 5 0 0 1-7-7l8.5-8.5a3.5 3.5 0 0 1 5 5L10 17.5a2 2 0 0 1-3-3L14.5 7',
@@ -76,6 +79,7 @@ const PATHS: Record<IconName, string> = {
   'mic-off': 'M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3M3 3l18 18',
   search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4',
   clock: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 7v5l3 2',
+  folder: 'M3 6h6l2 2h10v11H3V6z',
 };
 
 type IconProps = SVGProps<SVGSVGElement> & { name: IconName; size?: number };

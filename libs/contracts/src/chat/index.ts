@@ -82,6 +82,8 @@ export const ConversationSchema = z.object({
   /** A temporary chat: not in the sidebar, not searched, not learnt from, deleted when closed or at expires_at. */
   temporary: z.boolean(),
   expires_at: z.string().nullable(),
+  /** The project it is in (null: none). */
+  project_id: z.string().nullable(),
   created_at: z.string(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
@@ -105,12 +107,19 @@ export const CreateConversationBodySchema = z.object({
   conversation_title: z.string().trim().max(200).nullish(),
   /** A temporary chat (see ConversationSchema.temporary). */
   temporary: z.boolean().optional(),
+  /** Start it in one of the caller's projects (not a temporary chat). */
+  project_id: id.nullish(),
 });
 export const UpdateConversationBodySchema = z
-  .object({ conversation_title: z.string().trim().min(1).max(200).optional(), last_active_message_id: id.optional() })
+  .object({
+    conversation_title: z.string().trim().min(1).max(200).optional(),
+    last_active_message_id: id.optional(),
+    /** Move it into one of the caller's projects, or out of its project (null). */
+    project_id: id.nullable().optional(),
+  })
   .refine(
-    (b) => b.conversation_title !== undefined || b.last_active_message_id !== undefined,
-    'give conversation_title or last_active_message_id',
+    (b) => b.conversation_title !== undefined || b.last_active_message_id !== undefined || b.project_id !== undefined,
+    'give conversation_title, last_active_message_id or project_id',
   );
 export const SendMessageBodySchema = z.object({
   content: z.string().trim().min(1, 'must not be empty').max(32_000),
@@ -182,6 +191,21 @@ export const ReplyEventSchema = z.discriminatedUnion('event', [
 ]);
 export type ReplyEvent = z.infer<typeof ReplyEventSchema>;
 
+/** Exactly `{ event: 'text' | 'reasoning', data: { delta: string } }`: what ReplyEventSchema accepts of them, checked by hand (the stream's hot path). */
+export function isDeltaEvent(value: unknown): value is Extract<ReplyEvent, { event: 'text' | 'reasoning' }> {
+  if (typeof value !== 'object' || value === null) return false;
+  const { event, data } = value as { event?: unknown; data?: unknown };
+  if ((event !== 'text' && event !== 'reasoning') || typeof data !== 'object' || data === null) return false;
+  if (typeof (data as { delta?: unknown }).delta !== 'string' || Object.getPrototypeOf(data) !== Object.prototype) return false;
+  return keyCount(value) === 2 && keyCount(data) === 1;
+}
+
+function keyCount(value: object): number {
+  let count = 0;
+  for (const key in value) if (Object.hasOwn(value, key)) count++;
+  return count;
+}
+
 // ---- Calls to the chat service --------------------------------------------------------------------
 
 export const CHAT_RPC = {
@@ -212,10 +236,15 @@ export const CHAT_RPC = {
   update: defineRpc({
     subject: 'chat.conversation.update',
     request: z
-      .object({ chat_id: id, conversation_title: z.string().trim().min(1).max(200).optional(), last_active_message_id: id.optional() })
+      .object({
+        chat_id: id,
+        conversation_title: z.string().trim().min(1).max(200).optional(),
+        last_active_message_id: id.optional(),
+        project_id: id.nullable().optional(),
+      })
       .strict(),
     response: ConversationSchema,
-    description: 'Rename a conversation or switch its active branch',
+    description: 'Rename a conversation, switch its active branch, or move it into or out of a project',
   }),
   remove: defineRpc({
     subject: 'chat.conversation.delete',
@@ -239,12 +268,14 @@ export const CHAT_RPC = {
     subject: 'chat.message.send',
     request: SendMessageBodySchema.extend({ chat_id: id }).strict(),
     chunk: ReplyEventSchema,
+    hotChunk: isDeltaEvent,
     description: 'Store a message and stream the reply',
   }),
   regenerate: defineStream({
     subject: 'chat.message.regenerate',
     request: z.object({ message_id: id }).strict(),
     chunk: ReplyEventSchema,
+    hotChunk: isDeltaEvent,
     description: 'Answer a message again, as a new branch',
   }),
   stop: defineRpc({
@@ -298,6 +329,8 @@ export const CHAT_EVENTS = {
       assistant_message_id: z.string(),
       user_text: z.string(),
       assistant_text: z.string(),
+      /** Imported history (issue 25): what is learnt from it waits for the user's confirmation (/confirm-memories). */
+      unconfirmed: z.boolean().optional(),
     }),
     description: 'A message and its reply, complete',
   }),
@@ -307,3 +340,6 @@ export const CHAT_EVENTS = {
 export const CHAT_STOP_SUBJECT = 'chat.generation.stop';
 export * from './reminders';
 export * from './mcp';
+export * from './projects';
+export * from './search-terms';
+export * from './imports';

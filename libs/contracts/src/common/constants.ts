@@ -29,6 +29,8 @@ export const HEADERS = {
   userId: 'x-user-id',
   userLabel: 'x-user-label',
   csrfToken: 'x-csrf-token',
+  /** The speech provider's request id, on a text-to-speech answer (offline: a generated one). */
+  ttsRequestId: 'x-tts-request-id',
 } as const;
 
 /**

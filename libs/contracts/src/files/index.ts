@@ -75,8 +75,8 @@ export type PresignedFile = z.infer<typeof PresignedFileSchema>;
 export const PresignQuerySchema = z.object({
   preview_resolution: z.coerce.number().int().min(PREVIEW_RESOLUTION.min).max(PREVIEW_RESOLUTION.max).default(PREVIEW_RESOLUTION.default),
   /**
-   * A file seen through a shared conversation (readable through the share only).
-   * TODO(chat): answered once the chat service serves SHARED_FILE_ACCESS below; until then 404.
+   * A file seen through a shared conversation (readable through the share only: the chat service
+   * answers SHARED_FILE_ACCESS below; 404 when the share does not show the file).
    */
   share_id: z.string().trim().min(1).max(64).optional(),
 });
@@ -101,7 +101,8 @@ export const FileDescriptionSchema = z.object({
   mime_type: z.string(),
   filename: z.string(),
   size: z.number().int().nonnegative(),
-  source: z.enum(['upload', 'generated']),
+  /** `import`: an export zip uploaded to be imported (issue 25), not an attachment. */
+  source: z.enum(['upload', 'generated', 'import']),
   created_at: z.string(),
 });
 export type FileDescription = z.infer<typeof FileDescriptionSchema>;
@@ -159,7 +160,14 @@ export const FILES_RPC = {
    */
   uploadBegin: defineRpc({
     subject: 'files.upload.begin',
-    request: z.object({ filename: z.string().max(4096), declared_type: z.string().max(255).nullish() }).strict(),
+    request: z
+      .object({
+        filename: z.string().max(4096),
+        declared_type: z.string().max(255).nullish(),
+        /** `import`: an export zip to import (a zip only, up to IMPORT_MAX_BYTES); an attachment otherwise. */
+        purpose: z.enum(['attachment', 'import']).optional(),
+      })
+      .strict(),
     response: z.object({ upload_id: z.string(), chunk_bytes: z.number().int(), max_bytes: z.number().int() }),
     description: 'Open an upload session for the caller',
   }),
@@ -229,6 +237,12 @@ export const FILES_RPC = {
     response: PresignedFileSchema,
     description: 'A short-lived signed link to a file, its name and (for images) a small preview',
   }),
+  discardImport: defineRpc({
+    subject: 'files.import.discard',
+    request: z.object(objectRef).strict(),
+    response: z.object({ discarded: z.boolean() }),
+    description: "Delete one of the caller's uploaded export zips once its import is over (false when gone; 404 for any other file)",
+  }),
   read: defineStream({
     subject: 'files.object.read',
     request: z.object({ ...objectRef, expires: z.number().int().optional(), signature: z.string().max(128).optional() }).strict(),
@@ -237,14 +251,14 @@ export const FILES_RPC = {
   }),
 } as const;
 
-// ---- For the chat service to serve (TODO(chat)): files seen through a share -----------------------
+// ---- Served by the chat service: files seen through a share -----------------------------------------
 
 /**
  * Files attached to a SHARED conversation are readable through the share only. The chat service
- * is to answer this on the subject below (add it to CHAT_RPC): whether a message of the share's
+ * answers this on the subject below (chat.handlers.ts): whether a message of the share's
  * active history carries the file (in `metadata.files` or as a generated image), and whose
  * conversation it is. The files service asks it when `files.object.presign` carries a share_id,
- * and serves the file only when the owner matches the file's. Until it is served, 404.
+ * and serves the file only when the owner matches the file's; otherwise 404.
  */
 export const SHARED_FILE_ACCESS_SUBJECT = 'chat.share.file-access';
 export const SharedFileAccessRequestSchema = z.object({ share_id: z.string().max(64), object_store_object_id: ObjectIdSchema }).strict();

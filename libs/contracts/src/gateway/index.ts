@@ -1,3 +1,4 @@
 export * from './schemas';
 export * from './route';
 export * from './routes';
+export * from './paths';

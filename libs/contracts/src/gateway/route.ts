@@ -10,6 +10,17 @@ import type { RpcContract } from '../common/contract';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/**
+ * The stricter rate limits a route may count against, per client address (the gateway's limiter,
+ * services/gateway/src/http/rate-limit.ts, holds their sizes as shares of RATE_LIMIT_PER_MINUTE):
+ * - `sign-in`: it makes an account or texts a sign-in code; besides the global limit;
+ * - `texting`: it makes the product text a number someone typed, text as a chosen number (the
+ *   development phone), or make groups and group invite links; besides the global limit;
+ * - `webhook`: Twilio's webhooks, which arrive for every user from Twilio's few addresses: a bucket
+ *   of their own, larger than the global limit, instead of the browsers' one.
+ */
+export type RateLimitClass = 'sign-in' | 'texting' | 'webhook';
+
 export interface RouteDeclaration {
   readonly method: HttpMethod;
   /**
@@ -31,6 +42,11 @@ export interface RouteDeclaration {
    * can make the product text anyone (its body is JSON only, like every route's declared body).
    */
   readonly sendsText?: boolean;
+  /**
+   * The stricter rate limit it counts against (see RateLimitClass); every /api/v1 route also counts
+   * against the global RATE_LIMIT_PER_MINUTE, except the webhooks.
+   */
+  readonly rateLimit?: RateLimitClass;
   /** Path parameters, checked before any handler runs (422 naming the parameter). */
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;

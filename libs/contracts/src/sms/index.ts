@@ -4,6 +4,7 @@ import { defineEvent, defineRpc } from '../common/contract';
 import { UserIdSchema } from '../common/user-data';
 
 export * from './segments';
+export * from './phone';
 
 /** A phone number in E.164 form (`+` and 8 to 15 digits). */
 export const E164Schema = z.string().regex(/^\+[1-9]\d{7,14}$/, 'must be a phone number in international form, like +14155550123');

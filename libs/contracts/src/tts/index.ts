@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRODUCT_CONSTANTS } from '../common/constants';
+import { HEADERS, PRODUCT_CONSTANTS } from '../common/constants';
 import { defineRpc, defineStream } from '../common/contract';
 import { commonCalls } from '../common/service-calls';
 import { isBase64 } from '../files/index';
@@ -34,7 +34,7 @@ export const SPEECH_LIMITS = {
 } as const;
 
 /** The response header carrying the provider's request id (offline: a generated one). */
-export const TTS_REQUEST_ID_HEADER = 'x-tts-request-id';
+export const TTS_REQUEST_ID_HEADER = HEADERS.ttsRequestId;
 
 /** Recorded audio the speech-to-text endpoint takes (a `codecs` parameter is allowed). */
 /** audio/wav first: what the web client records (16 kHz mono PCM, which every whisper server reads without transcoding). */

@@ -79,7 +79,13 @@ export const runtimeEnvSchema = z.object({
   RPC_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(300_000).default(5_000),
   /** PostgreSQL; unset means the embedded PostgreSQL (embedded mode only). */
   DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
+  /** Connections each service's pool opens at most (every replica of every service: mind max_connections). */
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * How long a statement waits for a pool connection before it fails ("timeout exceeded when trying
+   * to connect"). Bursts of reply writes do not meet it: they queue on their own, a few at a time.
+   */
+  DB_POOL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   /** Redis; unset means an in-memory cache (embedded mode only). */
   REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: urlWithProtocols(['http', 'https']).optional(),

@@ -81,6 +81,29 @@ export function isInfrastructureUnavailable(error: unknown, depth = 0): boolean 
   return nested.some((inner) => inner !== error && isInfrastructureUnavailable(inner, depth + 1));
 }
 
+/** pg-pool's words when no connection frees up (or none can be opened) within connectionTimeoutMillis: its error carries no code. */
+const POOL_EXHAUSTED = /timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
+
+/** The database pool had no connection to give in time (a burst): busy, not broken. */
+export function isPoolExhausted(error: unknown): boolean {
+  return error instanceof Error && POOL_EXHAUSTED.test(error.message);
+}
+
+/** SQLSTATEs a statement fails with that the same statement may not meet again: 40001 serialization failure, 40P01 deadlock. */
+const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
+
+/**
+ * Whether a write that failed so is worth trying again as it is: the pool was exhausted, the
+ * database was away (isInfrastructureUnavailable: 57P01 admin shutdown, class 08, a lost socket...),
+ * or the statement lost a serialization race or a deadlock (40001, 40P01).
+ */
+export function isTransientDatabaseError(error: unknown): boolean {
+  if (isPoolExhausted(error) || isInfrastructureUnavailable(error)) return true;
+  const driverError: unknown = error instanceof QueryFailedError ? error.driverError : error;
+  const sqlstate = driverError && typeof driverError === 'object' ? codeOf(driverError) : undefined;
+  return sqlstate !== undefined && RETRYABLE_SQLSTATES.has(sqlstate);
+}
+
 /** The answer to a request that needed a dependency while it was away (the cause stays in the log). */
 export const INFRASTRUCTURE_UNAVAILABLE: RpcErrorShape = {
   status: 503,

@@ -1,10 +1,7 @@
 import { describeZodError, RpcErrorSchema, type RpcErrorShape } from '@app/contracts';
 import { ZodError } from 'zod';
 import { DomainError, RpcCallError } from './domain-error';
-import { INFRASTRUCTURE_UNAVAILABLE, isInfrastructureUnavailable } from './infrastructure';
-
-/** pg-pool's words when no connection frees up (or none can be opened) within connectionTimeoutMillis. */
-const DATABASE_BUSY = /timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
+import { INFRASTRUCTURE_UNAVAILABLE, isInfrastructureUnavailable, isPoolExhausted } from './infrastructure';
 
 /**
  * Turns anything a handler threw into the RPC error shape. Domain errors and errors of
@@ -20,7 +17,7 @@ export function toRpcError(error: unknown, requestId: string): { shape: RpcError
   const asShape = RpcErrorSchema.safeParse(error);
   if (asShape.success) return { shape: asShape.data, unexpected: false };
   // The database pool had no connection to give in time (a burst): busy, not broken. Logged all the same.
-  if (error instanceof Error && DATABASE_BUSY.test(error.message)) {
+  if (isPoolExhausted(error)) {
     return { shape: { status: 503, detail: 'The service is busy. Try again in a moment.', code: 'unavailable' }, unexpected: true };
   }
   // The database (or another server) unreachable, restarting, failing over: an outage, not a bug. Logged all the same.

@@ -17,6 +17,7 @@ import { platformMetrics } from '../telemetry/metrics';
 import { BusServer } from '../transport/bus-server';
 import { RpcHandler } from '../transport/decorators';
 import { EventPublisher } from '../transport/event-publisher';
+import { Throttler } from '../throttler/throttler';
 import { RpcClient } from '../transport/rpc-client';
 import { BUS, HealthService, SERVICE_NAME } from './health.service';
 import { drainService, ServiceLifecycle, type DrainOutcome } from './lifecycle';
@@ -58,6 +59,7 @@ export function dataSourceFor(definition: ServiceDefinition, runtime: Pick<Runti
     entities: definition.entities,
     migrations: [...PLATFORM_MIGRATIONS, ...definition.migrations],
     poolMax: runtime.env.DB_POOL_MAX,
+    connectTimeoutMs: runtime.env.DB_POOL_CONNECT_TIMEOUT_MS,
     applicationName: `assistant-${definition.name}`,
   });
 }
@@ -116,6 +118,7 @@ function rootModule(
       { provide: ServiceLifecycle, useValue: lifecycle },
       HealthService,
       ProcessedEventsPruner,
+      Throttler,
     ],
     exports: [
       SERVICE_NAME,
@@ -130,6 +133,7 @@ function rootModule(
       Outbox,
       ServiceLifecycle,
       HealthService,
+      Throttler,
     ],
   };
 }

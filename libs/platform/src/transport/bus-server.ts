@@ -307,6 +307,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
       await new Promise<void>((resolve) => {
         const subscription = result$.subscribe({
           next: (value) => {
+            if (contract.hotChunk?.(value)) return frame({ ok: true, data: value });
             const chunk = contract.chunk.safeParse(value);
             if (chunk.success) frame({ ok: true, data: chunk.data });
             else

@@ -256,11 +256,23 @@ export class InProcessBus implements Bus, EventSettlement {
   publish(subject: string, data: Uint8Array, headers?: Headers): void {
     if (this.closed) return;
     const target = subject.startsWith('_INBOX.') ? subject : this.full(subject);
-    for (const listener of this.listeners.get(target) ?? []) {
-      const message = { data: copy(data), headers: copyHeaders(headers) };
-      setImmediate(() => listener(message));
-    }
+    const listeners = this.listeners.get(target);
+    if (!listeners) return;
+    for (const listener of listeners) this.deliveries.push(listener, { data: copy(data), headers: copyHeaders(headers) });
+    // Delivered on a later tick, as a socket would: every message published meanwhile in one go, in order.
+    if (!this.delivering) this.delivering = setImmediate(this.deliverPublished);
   }
+
+  /** Messages published and not yet delivered: listener, message, listener, message... */
+  private deliveries: unknown[] = [];
+  private delivering?: NodeJS.Immediate;
+  private readonly deliverPublished = () => {
+    const due = this.deliveries;
+    this.deliveries = [];
+    this.delivering = undefined;
+    for (let i = 0; i < due.length; i += 2)
+      (due[i] as (m: { data: Uint8Array; headers: Headers }) => void)(due[i + 1] as { data: Uint8Array; headers: Headers });
+  };
 
   async subscribe(subject: string, handler: (message: { data: Uint8Array; headers: Headers }) => void): Promise<BusSubscription> {
     this.assertOpen();

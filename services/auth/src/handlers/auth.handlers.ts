@@ -5,14 +5,18 @@ import { EventHandler, RpcHandler, type EventInput, type RpcInput } from '@app/p
 import { AccountService } from '../account/account.service';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { InvitesService } from '../invites/invites.service';
-import { callerGuest, LoginService } from '../login/login.service';
+import { LoginService } from '../login/login.service';
 import { PhoneLoginService } from '../login/phone-login.service';
 import { ProviderLoginService } from '../login/providers/provider-login.service';
+import { SignInWithProvider } from '../login/usecases/sign-in-with-provider/sign-in-with-provider.usecase';
 import { SessionsService } from '../sessions/sessions.service';
 import { TokenService } from '../tokens/token.service';
 import { UsersService } from '../users/users.service';
 
-/** The auth service's calls: each a one-line delegation. */
+/**
+ * The auth service's calls, each handed to the service that answers it; a provider's sign-in is two
+ * steps (the provider's token verified, then the sign-in), so the two services stay apart.
+ */
 @Controller()
 export class AuthHandlers {
   constructor(
@@ -20,6 +24,7 @@ export class AuthHandlers {
     private readonly login: LoginService,
     private readonly phone: PhoneLoginService,
     private readonly providers: ProviderLoginService,
+    private readonly providerSignIn: SignInWithProvider,
     private readonly users: UsersService,
     private readonly invites: InvitesService,
     private readonly campaigns: CampaignsService,
@@ -53,36 +58,18 @@ export class AuthHandlers {
   }
 
   @RpcHandler(AUTH_RPC.loginGoogle)
-  async loginGoogle({ caller, data }: RpcInput<typeof AUTH_RPC.loginGoogle>) {
-    const profile = await this.providers.google(data);
-    return this.login.signIn(profile, {
-      guest: callerGuest(caller),
-      client: data.client,
-      inviteLinkId: data.invite_link_id,
-      campaignName: data.campaign_name,
-    });
+  loginGoogle({ caller, data }: RpcInput<typeof AUTH_RPC.loginGoogle>) {
+    return this.providerSignIn.execute('google', caller, data);
   }
 
   @RpcHandler(AUTH_RPC.loginApple)
-  async loginApple({ caller, data }: RpcInput<typeof AUTH_RPC.loginApple>) {
-    const profile = await this.providers.apple(data);
-    return this.login.signIn(profile, {
-      guest: callerGuest(caller),
-      client: data.client,
-      inviteLinkId: data.invite_link_id,
-      campaignName: data.campaign_name,
-    });
+  loginApple({ caller, data }: RpcInput<typeof AUTH_RPC.loginApple>) {
+    return this.providerSignIn.execute('apple', caller, data);
   }
 
   @RpcHandler(AUTH_RPC.loginFirebase)
-  async loginFirebase({ caller, data }: RpcInput<typeof AUTH_RPC.loginFirebase>) {
-    const profile = await this.providers.firebase(data);
-    return this.login.signIn(profile, {
-      guest: callerGuest(caller),
-      client: data.client,
-      inviteLinkId: data.invite_link_id,
-      campaignName: data.campaign_name,
-    });
+  loginFirebase({ caller, data }: RpcInput<typeof AUTH_RPC.loginFirebase>) {
+    return this.providerSignIn.execute('firebase', caller, data);
   }
 
   @RpcHandler(AUTH_RPC.accountForPhone)

@@ -6,11 +6,13 @@ import { AppLogger, DomainError } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { INVITE_ERROR, InvitesService } from '../invites/invites.service';
-import { SessionsService, type ClientInfo, type EndedSession } from '../sessions/sessions.service';
+import { SessionsService, type ClientInfo } from '../sessions/sessions.service';
 import { AuthStore, type AuthData, type AuthRepositories } from '../store/auth-store';
 import { TokenService } from '../tokens/token.service';
 import type { IdentityProvider } from '../users/identity.entity';
 import type { UserEntity } from '../users/user.entity';
+import { RecordSignIn, InviteUsedUp } from './usecases/record-sign-in/record-sign-in.usecase';
+import { ACCOUNT_BEING_DELETED, ResolveAccount } from './usecases/resolve-account/resolve-account.usecase';
 
 /** What a provider vouched for. */
 export interface VerifiedProfile {
@@ -40,7 +42,7 @@ export interface SignInContext {
   within?: (repos: AuthRepositories) => Promise<void>;
 }
 
-export const ACCOUNT_BEING_DELETED = 'This account is being deleted. Try again in a few minutes.';
+export { ACCOUNT_BEING_DELETED };
 
 export const inviteFailure = (): LoginOutcome => ({
   token: null,
@@ -55,14 +57,11 @@ export function callerGuest(caller: Caller): GuestCandidate | null {
   return caller.is_anon && caller.user_id ? { userId: caller.user_id, sessionId: caller.session_id } : null;
 }
 
-/** The invite was used up between the check and the redemption: the whole sign-in is rolled back. */
-class InviteUsedUp extends Error {}
-
 /**
- * The one way into an account, whatever the provider: find the account linked to the identity
- * (or turn the completing guest into it, or create it), redeem the invite, record the campaign, open
- * a session and issue its token. A guest signing in to an existing account has their data moved
- * there. Either way the guest's sessions end: the browser receives the account's token instead.
+ * The one way into an account, whatever the provider: the account resolved, the sign-in recorded
+ * (one use case each, in usecases/), and its token issued. A guest signing in to an existing account
+ * has their data moved there. Either way the guest's sessions end: the browser receives the
+ * account's token instead. Also guests, and the account of a number that texts the assistant.
  */
 @Injectable()
 export class LoginService {
@@ -72,6 +71,8 @@ export class LoginService {
     private readonly tokens: TokenService,
     private readonly invites: InvitesService,
     private readonly campaigns: CampaignsService,
+    private readonly resolveAccount: ResolveAccount,
+    private readonly recordSignIn: RecordSignIn,
     private readonly logger: AppLogger,
   ) {}
 
@@ -84,49 +85,22 @@ export class LoginService {
     return this.outcome(user, session, null);
   }
 
+  /**
+   * A sign-in, top to bottom: the invite still usable, the campaign known, then in one transaction
+   * the caller's own work (a phone code used up), the account resolved (ResolveAccount) and the
+   * sign-in recorded (RecordSignIn); once committed, the ended guest sessions are announced and
+   * the token issued.
+   */
   async signIn(profile: VerifiedProfile, context: SignInContext): Promise<LoginOutcome> {
     if (context.inviteLinkId && !(await this.invites.usable(context.inviteLinkId))) return inviteFailure();
     const campaign = context.campaignName ? await this.campaigns.find(context.campaignName) : null;
-
+    const campaignName = campaign?.campaign_name ?? null;
     let result;
     try {
       result = await this.store.transaction(async (repos) => {
         if (context.within) await context.within(repos);
-        const identity = await repos.users.findIdentity(profile.provider, profile.subject);
-        const guest = context.guest ? await this.liveGuest(repos, context.guest) : null;
-        let user: UserEntity;
-        let created = false;
-        let mergedGuest: string | null = null;
-        const byPhone = !identity && profile.phoneNumber ? await repos.users.findByPhone(profile.phoneNumber) : null;
-        if (identity || byPhone) {
-          user = (await repos.users.findForUpdate((identity?.userId ?? byPhone?.id)!))!;
-          if (await repos.deletions.openForUser(user.id)) throw DomainError.conflict(ACCOUNT_BEING_DELETED);
-          if (guest && guest.id !== user.id) mergedGuest = guest.id;
-          if (!identity) await repos.users.addIdentity(user.id, profile.provider, profile.subject, profile.email ?? null);
-        } else if (guest) {
-          // The guest becomes the account: same id, so everything they did stays theirs.
-          user = guest;
-          user.isAnon = false;
-          await repos.users.addIdentity(user.id, profile.provider, profile.subject, profile.email ?? null);
-        } else {
-          user = repos.users.create({ id: randomUUID(), isAnon: false });
-          created = true;
-        }
-        user.email ??= profile.email ?? null;
-        user.name ??= profile.name ?? null;
-        if (profile.phoneNumber && !user.phoneNumber) user.phoneNumber = profile.phoneNumber;
-        if (campaign && !user.campaignName) user.campaignName = campaign.campaign_name;
-        user = await repos.users.save(user);
-        if (created) await repos.users.addIdentity(user.id, profile.provider, profile.subject, profile.email ?? null);
-        if (context.inviteLinkId && !(await this.invites.redeem(repos, context.inviteLinkId, user.id))) throw new InviteUsedUp();
-        // The guest's sessions end (merged away or turned into the account): its old token must not outlive it.
-        const ended: EndedSession[] = guest ? await this.sessions.endAllOf(repos, guest.id) : [];
-        if (mergedGuest) await repos.users.delete(mergedGuest);
-        const session = await this.sessions.open(repos, user.id, context.client);
-        // In the sign-in's own transaction: told to every service if and only if it happened.
-        if (created) await repos.events.enqueue(USER_EVENTS.created, { user_id: user.id, is_anon: false });
-        if (mergedGuest) await repos.events.enqueue(USER_EVENTS.merged, { from_user_id: mergedGuest, into_user_id: user.id });
-        return { user, session, created, mergedGuest, ended };
+        const account = await this.resolveAccount.execute(repos, { profile, guest: context.guest, campaignName });
+        return { ...account, ...(await this.recordSignIn.execute(repos, account, context)) };
       });
     } catch (error) {
       if (error instanceof InviteUsedUp) return inviteFailure();
@@ -136,7 +110,7 @@ export class LoginService {
     if (result.mergedGuest) {
       this.logger.log({ msg: 'Guest merged into an existing account', from: result.mergedGuest, into: result.user.id }, 'Login');
     }
-    return this.outcome(result.user, result.session, campaign?.campaign_name ?? null);
+    return this.outcome(result.user, result.session, campaignName);
   }
 
   /**
@@ -163,16 +137,6 @@ export class LoginService {
       if (attempt < 3 && !(error instanceof DomainError)) return this.accountForPhone(phoneNumber, attempt + 1);
       throw error;
     }
-  }
-
-  /** The candidate guest, locked, if it is still a guest and the session it was seen with still lives. */
-  private async liveGuest(repos: AuthRepositories, candidate: GuestCandidate): Promise<UserEntity | null> {
-    if (!candidate.sessionId) return null;
-    const user = await repos.users.findForUpdate(candidate.userId);
-    if (!user?.isAnon) return null;
-    const session = await repos.sessions.find(candidate.sessionId);
-    const live = session !== null && session.userId === user.id && session.revokedAt === null && session.expiresAt.getTime() > Date.now();
-    return live ? user : null;
   }
 
   private async outcome(user: UserEntity, session: { id: string; expiresAt: Date }, campaignName: string | null): Promise<LoginOutcome> {

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import type { LoginOutcome } from '@app/contracts/auth';
-import { optedOutOfTextsDetail, SMS_RPC } from '@app/contracts/sms';
-import { AppLogger, DomainError, KEY_VALUE_STORE, RpcClient, SERVICE_CONFIG, type KeyValueStore } from '@app/platform';
+import { optedOutOfTextsDetail, SMS_RPC, stripPhoneFormatting } from '@app/contracts/sms';
+import { AppLogger, DomainError, RpcClient, SERVICE_CONFIG, Throttler, type ThrottleLimit } from '@app/platform';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AuthConfig } from '../config';
@@ -63,10 +63,14 @@ export class PhoneLoginService implements OnApplicationBootstrap {
     private readonly login: LoginService,
     private readonly invites: InvitesService,
     private readonly rpc: RpcClient,
-    @Inject(KEY_VALUE_STORE) private readonly kv: KeyValueStore,
+    private readonly throttler: Throttler,
     @Inject(SERVICE_CONFIG) private readonly config: PhoneConfig,
     private readonly logger: AppLogger,
-  ) {}
+  ) {
+    this.limits = phoneLimits(config);
+  }
+
+  private readonly limits: ReturnType<typeof phoneLimits>;
 
   onApplicationBootstrap(): void {
     this.pepper().catch((error: unknown) =>
@@ -76,7 +80,7 @@ export class PhoneLoginService implements OnApplicationBootstrap {
 
   /** A number in E.164 form, refused when invalid or from a blocked country. */
   normalize(input: string): string {
-    const parsed = parsePhoneNumberFromString(input.replace(/[\s().-]/g, ''));
+    const parsed = parsePhoneNumberFromString(stripPhoneFormatting(input));
     if (!parsed || !parsed.isValid()) throw DomainError.badRequest(PHONE_TEXT.invalidNumber);
     if (parsed.country && this.config.BLOCKED_COUNTRIES.includes(parsed.country)) {
       throw new DomainError('forbidden', REGION_BLOCKED, 451);
@@ -92,18 +96,8 @@ export class PhoneLoginService implements OnApplicationBootstrap {
     if (input.invite_link_id && !(await this.invites.usable(input.invite_link_id))) {
       throw DomainError.badRequest('This invite link is not valid any more. It may have expired or been used up.');
     }
-    await this.limit(
-      `auth:codes:ip:${input.client.ip}`,
-      3600,
-      this.config.PHONE_CODES_PER_IP,
-      'Too many codes were requested from your network. Try again in an hour.',
-    );
-    await this.limit(
-      `auth:codes:number:${phoneNumber}`,
-      600,
-      this.config.PHONE_CODES_PER_NUMBER,
-      'Too many codes were requested for this number. Try again in 10 minutes.',
-    );
+    await this.throttler.take(this.limits.codesPerIp, input.client.ip);
+    await this.throttler.take(this.limits.codesPerNumber, phoneNumber);
 
     // After STOP the product texts nothing at all, sign-in codes included: the sms service keeps
     // the opt-out, and the page says how to opt back in (issue 21.4).
@@ -154,12 +148,7 @@ export class PhoneLoginService implements OnApplicationBootstrap {
   }): Promise<LoginOutcome> {
     const phoneNumber = this.normalize(input.phone_number);
     if (input.invite_link_id && !(await this.invites.usable(input.invite_link_id))) return inviteFailure();
-    await this.limit(
-      `auth:verify:ip:${input.client.ip}`,
-      3600,
-      this.config.PHONE_VERIFY_PER_IP,
-      'Too many sign-in attempts from your network. Try again in an hour.',
-    );
+    await this.throttler.take(this.limits.verifiesPerIp, input.client.ip);
     const expected = await this.hash(phoneNumber, input.code.trim());
     const check = await this.store.transaction(async (repos): Promise<Check> => {
       const code = await repos.codes.latestForUpdate(phoneNumber);
@@ -204,10 +193,6 @@ export class PhoneLoginService implements OnApplicationBootstrap {
     return { user_id: account.user.id, phone_number: phoneNumber, name: account.user.name ?? null, created: account.created };
   }
 
-  private async limit(key: string, windowSeconds: number, max: number, detail: string): Promise<void> {
-    if ((await this.kv.increment(key, windowSeconds)) > max) throw new DomainError('rate_limited', detail);
-  }
-
   /** The codes' HMAC key: made once and kept, loaded once per process (again only after a failure). */
   private pepper(): Promise<string> {
     this.pepperLoad ??= this.store.keys
@@ -224,6 +209,37 @@ export class PhoneLoginService implements OnApplicationBootstrap {
       .update(`${phoneNumber}:${code}`)
       .digest('hex');
   }
+}
+
+/** Codes asked and tried per network and per number; each window opens at its key's first hit. */
+function phoneLimits(config: PhoneConfig) {
+  const limit = (name: string, max: number, windowMs: number, detail: string): ThrottleLimit => ({
+    name,
+    limit: max,
+    windowMs,
+    windows: 'first-hit',
+    detail,
+  });
+  return {
+    codesPerIp: limit(
+      'auth:codes:ip',
+      config.PHONE_CODES_PER_IP,
+      3_600_000,
+      'Too many codes were requested from your network. Try again in an hour.',
+    ),
+    codesPerNumber: limit(
+      'auth:codes:number',
+      config.PHONE_CODES_PER_NUMBER,
+      600_000,
+      'Too many codes were requested for this number. Try again in 10 minutes.',
+    ),
+    verifiesPerIp: limit(
+      'auth:verify:ip',
+      config.PHONE_VERIFY_PER_IP,
+      3_600_000,
+      'Too many sign-in attempts from your network. Try again in an hour.',
+    ),
+  };
 }
 
 function sameText(a: string | null, b: string | null): boolean {

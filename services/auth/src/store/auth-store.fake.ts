@@ -1,6 +1,6 @@
 import { Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AppLogger, EventPublisher, KEY_VALUE_STORE, MemoryStore, RpcClient, SERVICE_CONFIG } from '@app/platform';
+import { AppLogger, EventPublisher, KEY_VALUE_STORE, MemoryStore, RpcClient, SERVICE_CONFIG, Throttler } from '@app/platform';
 import { SMS_RPC } from '@app/contracts/sms';
 import { AccountDeletionEntity } from '../account/account-deletion.entity';
 import { AccountService } from '../account/account.service';
@@ -11,6 +11,8 @@ import { InviteEntity } from '../invites/invite.entity';
 import { InvitesService } from '../invites/invites.service';
 import { LoginService } from '../login/login.service';
 import { PhoneLoginService } from '../login/phone-login.service';
+import { RecordSignIn } from '../login/usecases/record-sign-in/record-sign-in.usecase';
+import { ResolveAccount } from '../login/usecases/resolve-account/resolve-account.usecase';
 import type { NewPhoneCode } from '../login/phone-codes.repository';
 import { PhoneCodeEntity } from '../login/phone-code.entity';
 import { SessionEntity } from '../sessions/session.entity';
@@ -341,8 +343,11 @@ export async function authUnit(config: Partial<AuthConfig> = {}): Promise<AuthUn
       SessionsService,
       InvitesService,
       CampaignsService,
+      ResolveAccount,
+      RecordSignIn,
       LoginService,
       PhoneLoginService,
+      Throttler,
       UsersService,
       AccountService,
     ],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { toSafeJson, toSafeText, type PayloadOf } from '@app/contracts';
 import { CHAT_EVENTS } from '@app/contracts/chat';
 import { ACCOUNT_DELETED, applyOnce, DomainError, lockLivingUser, Outbox } from '@app/platform';
-import { DataSource, In, IsNull, Not, type EntityManager } from 'typeorm';
+import { DataSource, In, IsNull, Not, QueryFailedError, type EntityManager } from 'typeorm';
 import { MessageEntity } from '../messages/message.entity';
 import { ShareEntity } from '../shares/share.entity';
 import { ConversationEntity } from './conversation.entity';
@@ -24,6 +24,7 @@ interface ConversationRow {
   is_commercial: boolean;
   is_shared: boolean;
   expires_at: Date | null;
+  project_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -72,6 +73,13 @@ function messageOf(row: MessageRow): MessageEntity {
 /** A message's first seven columns, in the order every INSERT INTO message here lists them. */
 const authorship = (m: MessageEntity) => [m.id, m.chatId, m.userId, m.sender, m.authorUserId, m.expertId, m.expertName];
 
+/** A conversation put in a project deleted at that instant (its foreign key refused it): the project is not found. */
+function projectGone(error: unknown): never {
+  if (error instanceof QueryFailedError && (error.driverError as { code?: string } | undefined)?.code === '23503')
+    throw DomainError.notFound('Project not found');
+  throw error;
+}
+
 /** The only place that touches the chat schema. Every read is scoped by the owner. */
 @Injectable()
 export class ChatRepository {
@@ -102,7 +110,7 @@ export class ChatRepository {
   /** On every reply's path: a plain query (TypeORM's find costs more CPU than the round trip). */
   async findConversation(userId: string, id: string): Promise<ConversationEntity | null> {
     const rows: ConversationRow[] = await this.dataSource.query(
-      'SELECT id, user_id, title, last_message_at, last_active_message_id, is_commercial, is_shared, expires_at, created_at, updated_at FROM conversation WHERE id = $1 AND user_id = $2',
+      'SELECT id, user_id, title, last_message_at, last_active_message_id, is_commercial, is_shared, expires_at, project_id, created_at, updated_at FROM conversation WHERE id = $1 AND user_id = $2',
       [id, userId],
     );
     const row = rows[0];
@@ -116,21 +124,24 @@ export class ChatRepository {
       isCommercial: row.is_commercial,
       isShared: row.is_shared,
       expiresAt: row.expires_at,
+      projectId: row.project_id,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     });
   }
 
   saveConversation(conversation: ConversationEntity): Promise<ConversationEntity> {
-    return this.conversations.save(conversation);
+    return this.conversations.save(conversation).catch(projectGone);
   }
 
   /** A new conversation, refused when its owner's account was deleted meanwhile. */
   createConversation(conversation: ConversationEntity): Promise<ConversationEntity> {
-    return this.dataSource.transaction(async (manager) => {
-      await lockLivingUser(manager, conversation.userId);
-      return manager.save(ConversationEntity, conversation);
-    });
+    return this.dataSource
+      .transaction(async (manager) => {
+        await lockLivingUser(manager, conversation.userId);
+        return manager.save(ConversationEntity, conversation);
+      })
+      .catch(projectGone);
   }
 
   /** Whether the user's conversation exists and has no title. */
@@ -152,11 +163,16 @@ export class ChatRepository {
   }
 
   newConversation(
-    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & { isShared?: boolean; expiresAt?: Date | null },
+    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & {
+      isShared?: boolean;
+      expiresAt?: Date | null;
+      projectId?: string | null;
+    },
   ): ConversationEntity {
     return this.conversations.create({
       isShared: false,
       expiresAt: null,
+      projectId: null,
       ...fields,
       lastMessageAt: null,
       lastActiveMessageId: null,
@@ -166,8 +182,9 @@ export class ChatRepository {
 
   /** Deletes the temporary chats whose time is up (their messages and shares go with them); how many. */
   async deleteExpiredConversations(): Promise<number> {
-    const rows: { id: string }[] = await this.dataSource.query('DELETE FROM conversation WHERE expires_at < now() RETURNING id');
-    return rows.length;
+    // A DELETE answers [rows, affected] through TypeORM's query().
+    const [, deleted]: [unknown[], number] = await this.dataSource.query('DELETE FROM conversation WHERE expires_at < now()');
+    return deleted;
   }
 
   async deleteConversation(userId: string, id: string): Promise<boolean> {

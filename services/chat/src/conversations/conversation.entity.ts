@@ -28,6 +28,10 @@ export class ConversationEntity {
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
   expiresAt!: Date | null;
 
+  /** The project it is in (null: none); never set on a temporary chat. */
+  @Column({ name: 'project_id', type: 'uuid', nullable: true })
+  projectId!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -1,6 +1,7 @@
 import type { Caller } from '@app/contracts';
 import { DomainError } from '@app/platform';
 import { aConversation, aMessage, FakeChatRepository } from '../testing/chat.fake';
+import { FakeProjectsRepository } from '../testing/projects.fake';
 import { ConversationsService } from './conversations.service';
 
 const caller = (user_id: string | null = 'owner'): Caller => ({ user_id, is_anon: true, session_id: 's', request_id: 'r' }) as Caller;
@@ -16,7 +17,7 @@ describe('ConversationsService', () => {
 
   beforeEach(() => {
     repo = new FakeChatRepository();
-    service = new ConversationsService(repo, { CHAT_TEMPORARY_CHAT_TTL_SECONDS: 86_400 });
+    service = new ConversationsService(repo, { CHAT_TEMPORARY_CHAT_TTL_SECONDS: 86_400 }, new FakeProjectsRepository(repo));
   });
 
   /** u1 → a1 → u2 → a2, with a1' (a regeneration of a1) beside a1, the active branch ending at a2. */
@@ -252,7 +253,7 @@ describe('ConversationsService', () => {
 describe('ConversationsService, temporary chats', () => {
   it('makes a temporary chat that ends after the configured time, listed with its flag (the client leaves it out of the sidebar)', async () => {
     const repo = new FakeChatRepository();
-    const service = new ConversationsService(repo, { CHAT_TEMPORARY_CHAT_TTL_SECONDS: 3_600 });
+    const service = new ConversationsService(repo, { CHAT_TEMPORARY_CHAT_TTL_SECONDS: 3_600 }, new FakeProjectsRepository(repo));
     const caller = { user_id: 'owner', is_anon: false, session_id: null, request_id: 'r' };
     const before = Date.now();
     const temporary = await service.create(caller, null, false, true);
@@ -268,5 +269,41 @@ describe('ConversationsService, temporary chats', () => {
     expect((await service.get(caller, temporary.chat_id)).temporary).toBe(true);
     expect(await repo.deleteExpiredConversations(new Date(before + 3_700_000))).toBe(1);
     await expect(service.get(caller, temporary.chat_id)).rejects.toEqual(expect.objectContaining({ status: 404 }));
+  });
+});
+
+describe('ConversationsService, projects', () => {
+  const setup = () => {
+    const repo = new FakeChatRepository();
+    const projects = new FakeProjectsRepository(repo);
+    const service = new ConversationsService(repo, { CHAT_TEMPORARY_CHAT_TTL_SECONDS: 3_600 }, projects);
+    projects.seed({ id: 'mine', userId: 'owner' });
+    projects.seed({ id: 'theirs', userId: 'stranger' });
+    return { repo, projects, service };
+  };
+
+  it("moves a conversation into one of its owner's projects and out again, and lists it with its project", async () => {
+    const { repo, service } = setup();
+    repo.seed(aConversation({ id: 'chat' }));
+    expect((await service.update(OWNER, { chat_id: 'chat', project_id: 'mine' })).project_id).toBe('mine');
+    expect((await service.list(OWNER)).map((c) => c.project_id)).toEqual(['mine']);
+    expect((await service.update(OWNER, { chat_id: 'chat', project_id: null })).project_id).toBeNull();
+  });
+
+  it("refuses someone else's project as not found, and someone else's conversation too", async () => {
+    const { repo, service } = setup();
+    repo.seed(aConversation({ id: 'chat' }), aConversation({ id: 'their-chat', userId: 'stranger' }));
+    await expect(service.update(OWNER, { chat_id: 'chat', project_id: 'theirs' })).rejects.toEqual(refused(404, 'Project not found'));
+    await expect(service.update(OWNER, { chat_id: 'their-chat', project_id: 'mine' })).rejects.toEqual(refused(404));
+    await expect(service.create(OWNER, null, false, false, 'theirs')).rejects.toEqual(refused(404, 'Project not found'));
+    expect(repo.conversations.get('chat')!.projectId).toBeNull();
+  });
+
+  it('starts a conversation in a project, but never a temporary chat', async () => {
+    const { repo, service } = setup();
+    expect((await service.create(OWNER, null, false, false, 'mine')).project_id).toBe('mine');
+    await expect(service.create(OWNER, null, false, true, 'mine')).rejects.toEqual(refused(400));
+    repo.seed(aConversation({ id: 'temp', expiresAt: new Date(Date.now() + 60_000) }));
+    await expect(service.update(OWNER, { chat_id: 'temp', project_id: 'mine' })).rejects.toEqual(refused(409));
   });
 });

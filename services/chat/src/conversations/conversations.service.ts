@@ -5,11 +5,15 @@ import type { Caller } from '@app/contracts';
 import { SENDER_ASSISTANT } from '@app/contracts/chat';
 import { DomainError } from '@app/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { ProjectsRepository, type ProjectStore } from '../projects/projects.repository';
 import { ChatRepository, type ChatStore } from './chat.repository';
 import { activeHistory, toConversationView, toMessageView, toSharedMessageView } from './views';
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found';
 export const MESSAGE_NOT_FOUND = 'Message not found';
+export const PROJECT_NOT_FOUND = 'Project not found';
+export const TEMPORARY_NOT_IN_PROJECT = 'A temporary chat cannot be in a project.';
+export const TEMPORARY_NOT_SHAREABLE = 'A temporary chat cannot be shared: it is deleted when it is closed.';
 export const SHARE_NOT_FOUND = 'This shared conversation does not exist or is no longer shared.';
 
 /** The caller's id; every call is about their own conversations. */
@@ -27,6 +31,7 @@ export class ConversationsService {
   constructor(
     @Inject(ChatRepository) private readonly repo: ChatStore,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<ChatConfig, 'CHAT_TEMPORARY_CHAT_TTL_SECONDS'>,
+    @Inject(ProjectsRepository) private readonly projects: Pick<ProjectStore, 'find'>,
   ) {}
 
   async list(caller: Caller) {
@@ -44,19 +49,30 @@ export class ConversationsService {
    * learns no memories; nor does a `temporary` one, which is also unlisted and ends after
    * CHAT_TEMPORARY_CHAT_TTL_SECONDS.
    */
-  async create(caller: Caller, title: string | null | undefined, shared = false, temporary = false) {
+  async create(caller: Caller, title: string | null | undefined, shared = false, temporary = false, projectId: string | null = null) {
+    if (projectId && (temporary || shared)) throw DomainError.badRequest(TEMPORARY_NOT_IN_PROJECT);
+    if (projectId) await this.requireProject(caller, projectId);
     const conversation = this.repo.newConversation({
       id: randomUUID(),
       userId: ownerOf(caller),
       title: title?.trim() || null,
       isShared: shared,
       expiresAt: temporary ? new Date(Date.now() + this.config.CHAT_TEMPORARY_CHAT_TTL_SECONDS * 1000) : null,
+      projectId,
     });
     return toConversationView(await this.repo.createConversation(conversation));
   }
 
-  async update(caller: Caller, input: { chat_id: string; conversation_title?: string; last_active_message_id?: string }) {
+  async update(
+    caller: Caller,
+    input: { chat_id: string; conversation_title?: string; last_active_message_id?: string; project_id?: string | null },
+  ) {
     const conversation = await this.requireConversation(caller, input.chat_id);
+    if (input.project_id) {
+      await this.requireProject(caller, input.project_id);
+      if (conversation.expiresAt !== null || conversation.isShared) throw DomainError.conflict(TEMPORARY_NOT_IN_PROJECT);
+    }
+    if (input.project_id !== undefined) conversation.projectId = input.project_id;
     if (input.conversation_title !== undefined) conversation.title = input.conversation_title;
     if (input.last_active_message_id !== undefined) {
       const message = await this.repo.findMessage(ownerOf(caller), input.last_active_message_id);
@@ -86,8 +102,10 @@ export class ConversationsService {
     return toMessageView(await this.repo.saveMessage(message));
   }
 
+  /** A link to a conversation; never to a temporary chat (it is kept for no one, so shown to no one). */
   async share(caller: Caller, chatId: string) {
     const conversation = await this.requireConversation(caller, chatId);
+    if (conversation.expiresAt !== null) throw DomainError.conflict(TEMPORARY_NOT_SHAREABLE);
     const share =
       (await this.repo.activeShare(conversation.userId, conversation.id)) ??
       (await this.repo.insertShare({ id: randomBytes(12).toString('base64url'), chatId: conversation.id, userId: conversation.userId }));
@@ -135,6 +153,11 @@ export class ConversationsService {
     if (messageId === undefined) return { chat_id: conversation.id, message_id: null };
     if ((await this.repo.chatOfMessage(ownerOf(caller), messageId)) !== conversation.id) throw DomainError.notFound(MESSAGE_NOT_FOUND);
     return { chat_id: conversation.id, message_id: messageId };
+  }
+
+  /** One of the caller's projects (someone else's is not found, as their conversations are). */
+  private async requireProject(caller: Caller, projectId: string) {
+    if (!(await this.projects.find(ownerOf(caller), projectId))) throw DomainError.notFound(PROJECT_NOT_FOUND);
   }
 
   async requireConversation(caller: Caller, chatId: string) {

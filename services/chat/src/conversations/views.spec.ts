@@ -63,6 +63,7 @@ describe('what the client receives', () => {
       is_commercial: false,
       temporary: false,
       expires_at: null,
+      project_id: null,
       created_at: '2026-01-01T00:00:00.000Z',
     });
     expect(toConversationView(aConversation({ lastMessageAt: null })).last_message_timestamp).toBeNull();

@@ -11,6 +11,7 @@ export function toConversationView(c: ConversationEntity): Conversation {
     is_commercial: c.isCommercial,
     temporary: c.expiresAt !== null,
     expires_at: c.expiresAt?.toISOString() ?? null,
+    project_id: c.projectId ?? null,
     created_at: c.createdAt.toISOString(),
   };
 }

@@ -4,7 +4,7 @@ import { SHARED_FILE_ACCESS } from '@app/contracts/files';
 import { RpcHandler, type RpcInput } from '@app/platform';
 import { ConversationsService } from '../conversations/conversations.service';
 import { RepliesService } from '../replies/replies.service';
-import { ConversationSearchService } from '../search/conversation-search.service';
+import { ConversationSearchService } from '../conversation-search/conversation-search.service';
 
 /** The chat service's calls: each a one-line delegation. */
 @Controller()
@@ -27,7 +27,7 @@ export class ChatHandlers {
 
   @RpcHandler(CHAT_RPC.create)
   create({ caller, data }: RpcInput<typeof CHAT_RPC.create>) {
-    return this.conversations.create(caller, data.conversation_title, data.shared, data.temporary);
+    return this.conversations.create(caller, data.conversation_title, data.shared, data.temporary, data.project_id ?? null);
   }
 
   @RpcHandler(CHAT_RPC.update)

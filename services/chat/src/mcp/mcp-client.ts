@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { OutboundRefused } from '../tools/outbound/guarded-fetch';
 
 /** A tool as an MCP server lists it. */
 export interface McpToolInfo {
@@ -29,13 +30,27 @@ export class McpServerError extends Error {
   }
 }
 
+/** Where a server is and how to authorise with it. */
+export interface McpTarget {
+  url: string;
+  token: string | null;
+  authProvider?: OAuthClientProvider;
+}
+
+/** Why a call to a server failed, in words for the user and the model (tokens never shown). */
+export function reasonOf(error: unknown): string {
+  if (error instanceof OutboundRefused) return error.reason;
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/Bearer\s+\S+/gi, 'Bearer …').slice(0, 300) || 'it did not answer';
+}
+
 /**
  * One conversation with a user's MCP server over Streamable HTTP, through the official SDK and the
  * outbound guard's fetch: connect (initialize), list or call, close. Stateless between calls, so
  * any chat replica can make any call.
  */
 export async function withMcpServer<T>(
-  server: { url: string; token: string | null; authProvider?: OAuthClientProvider },
+  server: McpTarget,
   fetchLike: FetchLike,
   options: { signal: AbortSignal; timeoutMs: number },
   work: (client: Client) => Promise<T>,
@@ -80,4 +95,28 @@ export async function callMcpTool(
   const content = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
   const text = content.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : `[${part.type}]`)).join('\n');
   return { text: text || JSON.stringify(result.structuredContent ?? {}), isError: result.isError === true };
+}
+
+/** A server's tools, listed in one conversation bounded by `timeoutMs` (a user's or an operator's server). */
+export function listServerTools(target: McpTarget, fetchLike: FetchLike, timeoutMs: number): Promise<McpToolInfo[]> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  return withMcpServer(target, fetchLike, { signal, timeoutMs }, (client) => listMcpTools(client, { signal, timeoutMs }));
+}
+
+/**
+ * One tool call in one conversation with its server (a reply's tool call, to a user's or an
+ * operator's server); a failure other than the reply's own abort is an McpServerError.
+ */
+export async function callServerTool(
+  target: McpTarget,
+  fetchLike: FetchLike,
+  call: { tool: string; args: Record<string, unknown> },
+  options: { signal: AbortSignal; timeoutMs: number },
+): Promise<McpCallOutcome> {
+  try {
+    return await withMcpServer(target, fetchLike, options, (client) => callMcpTool(client, call.tool, call.args, options));
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    throw new McpServerError(reasonOf(error), { cause: error });
+  }
 }

@@ -2,12 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import type { McpServer } from '@app/contracts/chat';
-import { AppLogger, DomainError, RUNTIME_ENV, SERVICE_CONFIG, type RuntimeEnv } from '@app/platform';
+import { AppLogger, DomainError, publicUrlFor, RUNTIME_ENV, SERVICE_CONFIG, type RuntimeEnv } from '@app/platform';
 import type { ChatConfig } from '../config';
 import { ownerOf } from '../conversations/conversations.service';
 import { OutboundRefused } from '../tools/outbound/guarded-fetch';
 import { OutboundHttp } from '../tools/outbound/outbound-http';
-import { callMcpTool, listMcpTools, McpServerError, withMcpServer, type McpCallOutcome, type McpToolInfo } from './mcp-client';
+import {
+  callServerTool,
+  listServerTools,
+  McpServerError,
+  reasonOf,
+  type McpCallOutcome,
+  type McpTarget,
+  type McpToolInfo,
+} from './mcp-client';
 import { auth as oauth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { McpServersRepository, type McpServerRecord, type McpServerStore } from './mcp-servers.repository';
 import { McpOAuthProvider, type McpOAuthState } from './mcp-oauth.provider';
@@ -129,7 +137,7 @@ export class McpServersService {
   /** The SDK's OAuth client for a server, saving what the flow keeps (sealed) in its row. */
   private oauthOf(server: McpServerRecord): { provider: McpOAuthProvider; kept: McpOAuthState } {
     const kept: McpOAuthState = server.oauthSealed ? (JSON.parse(this.opened(server.oauthSealed, server.id)) as McpOAuthState) : {};
-    const redirect = `${this.config.PUBLIC_URL.replace(/\/$/, '')}/settings/mcp-callback`;
+    const redirect = publicUrlFor(this.config.PUBLIC_URL, '/settings/mcp-callback');
     const provider = new McpOAuthProvider(server.id, redirect, kept, async (state) => {
       await this.repo.update(server.userId, server.id, { oauthSealed: this.sealed(JSON.stringify(state), server.id) });
     });
@@ -200,17 +208,15 @@ export class McpServersService {
 
   /** Calls one tool of a server (a reply's tool call); McpServerError when the server fails to answer. */
   async call(server: McpServerRecord, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallOutcome> {
-    try {
-      return await withMcpServer(
-        this.targetOf(server),
-        this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
-        { signal, timeoutMs: this.config.MCP_TIMEOUT_MS },
-        (client) => callMcpTool(client, tool, args, { signal, timeoutMs: this.config.MCP_TIMEOUT_MS }),
-      );
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw new McpServerError(reasonOf(error), { cause: error });
-    }
+    return callServerTool(
+      this.targetOf(server),
+      this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
+      { tool, args },
+      {
+        signal,
+        timeoutMs: this.config.MCP_TIMEOUT_MS,
+      },
+    );
   }
 
   private async checkedUrl(raw: string): Promise<string> {
@@ -222,15 +228,9 @@ export class McpServersService {
     }
   }
 
-  private async listTools(target: Parameters<typeof withMcpServer>[0]): Promise<McpToolInfo[]> {
-    const signal = AbortSignal.timeout(this.config.MCP_TIMEOUT_MS);
+  private async listTools(target: McpTarget): Promise<McpToolInfo[]> {
     try {
-      return await withMcpServer(
-        target,
-        this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
-        { signal, timeoutMs: this.config.MCP_TIMEOUT_MS },
-        (client) => listMcpTools(client, { signal, timeoutMs: this.config.MCP_TIMEOUT_MS }),
-      );
+      return await listServerTools(target, this.outbound.fetchLike(this.config.MCP_MAX_BYTES), this.config.MCP_TIMEOUT_MS);
     } catch (error) {
       this.logger.warn({ msg: 'An MCP server could not be listed', error: reasonOf(error) }, 'McpServersService');
       throw DomainError.badRequest(`The server's tools could not be listed: ${reasonOf(error)}`);
@@ -256,11 +256,6 @@ export class McpServersService {
 }
 
 /** A failure in words (the SDK's and the guard's messages are about the exchange, never our secrets). */
-export function reasonOf(error: unknown): string {
-  if (error instanceof OutboundRefused) return error.reason;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/Bearer\s+\S+/gi, 'Bearer …').slice(0, 300) || 'it did not answer';
-}
 
 export function toView(server: McpServerRecord, authorizationUrl: string | null = null): McpServer {
   const waiting = server.auth === 'oauth' && !server.listedAt;

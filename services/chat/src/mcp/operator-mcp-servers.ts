@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppLogger, SERVICE_CONFIG } from '@app/platform';
 import type { ChatConfig } from '../config';
 import { OutboundHttp } from '../tools/outbound/outbound-http';
-import { callMcpTool, listMcpTools, McpServerError, withMcpServer, type McpToolInfo } from './mcp-client';
+import { callServerTool, listServerTools, McpServerError, reasonOf, type McpToolInfo } from './mcp-client';
 import type { McpServerRecord } from './mcp-servers.repository';
-import { reasonOf } from './mcp-servers.service';
 
 /** How long a listing is trusted, and how soon a server that failed to list is tried again. */
 const LISTED_FOR_MS = 5 * 60_000;
@@ -39,17 +38,15 @@ export class OperatorMcpServers {
   async call(serverName: string, tool: string, args: Record<string, unknown>, signal: AbortSignal) {
     const server = this.config.MCP_SERVERS.find((s) => s.name === serverName);
     if (!server) throw new McpServerError('That server is no longer configured.');
-    try {
-      return await withMcpServer(
-        this.target(server),
-        this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
-        { signal, timeoutMs: this.config.MCP_TIMEOUT_MS },
-        (client) => callMcpTool(client, tool, args, { signal, timeoutMs: this.config.MCP_TIMEOUT_MS }),
-      );
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw new McpServerError(reasonOf(error), { cause: error });
-    }
+    return callServerTool(
+      this.target(server),
+      this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
+      { tool, args },
+      {
+        signal,
+        timeoutMs: this.config.MCP_TIMEOUT_MS,
+      },
+    );
   }
 
   private async fresh(server: OperatorServer): Promise<void> {
@@ -64,13 +61,11 @@ export class OperatorMcpServers {
   }
 
   private async list(server: OperatorServer): Promise<void> {
-    const signal = AbortSignal.timeout(this.config.MCP_TIMEOUT_MS);
     try {
-      const tools = await withMcpServer(
+      const tools = await listServerTools(
         this.target(server),
         this.outbound.fetchLike(this.config.MCP_MAX_BYTES),
-        { signal, timeoutMs: this.config.MCP_TIMEOUT_MS },
-        (client) => listMcpTools(client, { signal, timeoutMs: this.config.MCP_TIMEOUT_MS }),
+        this.config.MCP_TIMEOUT_MS,
       );
       this.listings.set(server.name, { at: Date.now(), tools, failed: false });
     } catch (error) {

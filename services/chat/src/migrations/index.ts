@@ -7,6 +7,8 @@ import { TemporaryConversation1766700000200 } from './1766700000200-temporary-co
 import { Reminders1766800000100 } from './1766800000100-reminders';
 import { McpServers1766900000100 } from './1766900000100-mcp-servers';
 import { McpOAuth1766900000200 } from './1766900000200-mcp-oauth';
+import { Imports1767000000100 } from './1767000000100-imports';
+import { Projects1767000000500 } from './1767000000500-projects';
 
 /** The chat service's migrations, oldest first. */
 export const chatMigrations: (new () => MigrationInterface)[] = [
@@ -18,4 +20,6 @@ export const chatMigrations: (new () => MigrationInterface)[] = [
   Reminders1766800000100,
   McpServers1766900000100,
   McpOAuth1766900000200,
+  Imports1767000000100,
+  Projects1767000000500,
 ];

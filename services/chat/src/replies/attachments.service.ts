@@ -35,6 +35,21 @@ export class AttachmentsService {
     );
   }
 
+  /** The caller's own files by id, with the type and name the files service knows them by (404 for anyone else's). */
+  async describeOwn(caller: Caller, ids: string[]): Promise<{ object_store_object_id: string; mime_type: string; filename: string }[]> {
+    return Promise.all(
+      ids.map(async (id) => {
+        try {
+          const described = await this.rpc.call(FILES_RPC.describe, { object_store_object_id: id }, caller);
+          return { object_store_object_id: described.object_store_object_id, mime_type: described.mime_type, filename: described.filename };
+        } catch (error) {
+          if (error instanceof RpcCallError && error.shape.status === 404) throw DomainError.notFound(`File not found: ${id}`);
+          throw error;
+        }
+      }),
+    );
+  }
+
   /** The model's view of each attachment of the most recent messages (by message id). */
   async forModel(caller: Caller, messages: { id: string; files: FileReference[] }[]): Promise<Map<string, LlmAttachment[]>> {
     const recent = messages.filter((m) => m.files.length).slice(-ATTACHMENT_MESSAGES);

@@ -1,5 +1,5 @@
 import type { ReplyEvent } from '@app/contracts/chat';
-import { DeltaCoalescer } from './delta-coalescer';
+import { adaptiveFrameMs, DeltaCoalescer, MAX_DELTA_FRAME_MS } from './delta-coalescer';
 
 const text = (delta: string): ReplyEvent => ({ event: 'text', data: { delta } });
 const reasoning = (delta: string): ReplyEvent => ({ event: 'reasoning', data: { delta } });
@@ -19,7 +19,10 @@ describe('DeltaCoalescer', () => {
       () => clock,
     );
   });
-  afterEach(() => jest.useRealTimers());
+  afterEach(() => {
+    out.close();
+    jest.useRealTimers();
+  });
 
   const advance = (ms: number) => {
     clock += ms;
@@ -69,5 +72,61 @@ describe('DeltaCoalescer', () => {
     expect(sent.slice(4)).toEqual([text('xy')]);
     advance(100);
     expect(sent).toHaveLength(5);
+  });
+
+  it("does not change the caller's event when it joins others to it", () => {
+    out.send(text('a'));
+    const second = text('b');
+    out.send(second);
+    out.send(text('c'));
+    out.flush();
+    expect(second).toEqual(text('b'));
+    expect(sent).toEqual([text('a'), text('bc')]);
+  });
+});
+
+describe('adaptiveFrameMs: the frame grows with the replies streaming at once', () => {
+  it('is 0 for one reply alone, grows with the load, never beyond one animation frame, and shrinks as replies end', () => {
+    const alone = new DeltaCoalescer(() => undefined);
+    expect(adaptiveFrameMs()).toBe(0);
+    const others = Array.from({ length: 15 }, () => new DeltaCoalescer(() => undefined));
+    expect(adaptiveFrameMs()).toBe(2); // 16 replies
+    const many = Array.from({ length: 500 }, () => new DeltaCoalescer(() => undefined));
+    expect(adaptiveFrameMs()).toBe(MAX_DELTA_FRAME_MS);
+    for (const coalescer of [...many, ...others]) coalescer.close();
+    alone.close();
+    alone.close(); // closing twice counts once
+    expect(adaptiveFrameMs()).toBe(0);
+  });
+
+  it('under load, a delta that follows another closely waits for the frame and is joined with the next ones', () => {
+    jest.useFakeTimers();
+    const load = Array.from({ length: 200 }, () => new DeltaCoalescer(() => undefined));
+    let clock = 0;
+    const sent: ReplyEvent[] = [];
+    const out = new DeltaCoalescer(
+      (event) => sent.push(event),
+      undefined,
+      () => clock,
+    );
+    try {
+      const advance = (ms: number) => {
+        clock += ms;
+        jest.advanceTimersByTime(ms);
+      };
+      out.send(text('a')); // after a quiet spell: at once
+      advance(4);
+      out.send(text('b'));
+      advance(4);
+      out.send(text('c'));
+      advance(7);
+      expect(sent).toEqual([text('a')]);
+      advance(1); // 16 ms after 'a'
+      expect(sent).toEqual([text('a'), text('bc')]);
+    } finally {
+      out.close();
+      for (const coalescer of load) coalescer.close();
+      jest.useRealTimers();
+    }
   });
 });

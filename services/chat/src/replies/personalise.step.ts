@@ -4,17 +4,11 @@ import { MEMORY_RPC, type RelevantMemory } from '@app/contracts/memory';
 import { AppLogger, RpcClient } from '@app/platform';
 import { usesNoMemory, type ConversationEntity } from '../conversations/conversation.entity';
 import { InsiderFlagsCache } from './insider-flags.cache';
-import type { ReplyContext } from './reply-context';
+import type { Personalisation, ReplyContext } from './reply-context';
 
 /** How long personalisation may hold a reply back: past it, the reply goes on without. */
 export const PERSONALISE_TIMEOUT_MS = 3_000;
 const MEMORY_LIMIT = 8;
-
-/** What personalises a reply: the memories that bear on the message, and whether to show the query back. */
-export interface Personalisation {
-  memories: RelevantMemory[];
-  showQuery: boolean;
-}
 
 const NOTHING: Personalisation = { memories: [], showQuery: false };
 

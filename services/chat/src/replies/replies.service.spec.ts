@@ -1,6 +1,6 @@
 import type { ReplyEvent } from '@app/contracts/chat';
 import { CHAT_STOP_SUBJECT } from '@app/contracts/chat';
-import { decode, MemoryStore, ServiceLifecycle, type Bus } from '@app/platform';
+import { decode, MemoryStore, ServiceLifecycle, Throttler, type Bus } from '@app/platform';
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import { chatEnvSchema, type ChatConfig } from '../config';
 import type { ConversationEntity } from '../conversations/conversation.entity';
@@ -49,7 +49,7 @@ function setup(env: Record<string, string> = {}) {
   const replies = new RepliesService(
     repo,
     attachments,
-    new DailyLimit(kv, config),
+    new DailyLimit(new Throttler(kv), config),
     new ReplyDrafts(repo, model, config),
     jobs,
     personalise,
@@ -176,7 +176,7 @@ describe('RepliesService', () => {
 
     it('counts per user and per UTC day', async () => {
       const { kv, config } = setup();
-      const limit = new DailyLimit(kv, config);
+      const limit = new DailyLimit(new Throttler(kv), config);
       for (let i = 0; i < 3; i++) await limit.take(OWNER, new Date('2026-03-01T23:59:00Z'));
       await expect(limit.take(OWNER, new Date('2026-03-01T23:59:59Z'))).rejects.toEqual(refused(429));
       await expect(limit.take(OWNER, new Date('2026-03-02T00:00:01Z'))).resolves.toBeUndefined();
@@ -185,7 +185,7 @@ describe('RepliesService', () => {
 
     it('says when to try again: the seconds to the next UTC midnight (Retry-After)', async () => {
       const { kv, config } = setup();
-      const limit = new DailyLimit(kv, config);
+      const limit = new DailyLimit(new Throttler(kv), config);
       for (let i = 0; i < 3; i++) await limit.take(OWNER, new Date('2026-03-01T23:00:00Z'));
       await expect(limit.take(OWNER, new Date('2026-03-01T23:59:00Z'))).rejects.toMatchObject({
         status: 429,

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { SENDER_USER, type FileReference, type ReplyEvent } from '@app/contracts/chat';
-import { DomainError } from '@app/platform';
-import { Observable } from 'rxjs';
+import { DomainError, observeJob } from '@app/platform';
+import type { Observable } from 'rxjs';
 import { ChatRepository, type ChatStore } from '../conversations/chat.repository';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { CONVERSATION_NOT_FOUND, MESSAGE_NOT_FOUND, ownerOf } from '../conversations/conversations.service';
@@ -102,12 +102,5 @@ export class RepliesService {
 
 /** Emits events as the job produces them; the job runs to its end whoever listens. */
 function replyStream(job: (emit: Emit) => Promise<void>): Observable<ReplyEvent> {
-  return new Observable<ReplyEvent>((subscriber) => {
-    job((event) => {
-      if (!subscriber.closed) subscriber.next(event);
-    }).then(
-      () => subscriber.complete(),
-      (error: unknown) => subscriber.error(error),
-    );
-  });
+  return observeJob<ReplyEvent>((emit) => job(emit));
 }

@@ -60,4 +60,20 @@ describe('ReplyCheckpoints', () => {
     await stopping;
     expect(saves).toEqual(['a']);
   });
+
+  it('drops a save still waiting for its turn when stopped, without taking it for a failure', async () => {
+    let text = '';
+    const errors: unknown[] = [];
+    const checkpoints = new ReplyCheckpoints({
+      // A save queued behind others (ReplyWrites): it rejects when dropped.
+      save: (stopped) => new Promise<void>((_resolve, reject) => stopped.addEventListener('abort', () => reject(stopped.reason))),
+      version: () => text,
+      intervalMs: 1_000,
+      onError: (error) => errors.push(error),
+    });
+    text = 'a';
+    checkpoints.tick();
+    await checkpoints.stop();
+    expect(errors).toEqual([]);
+  });
 });

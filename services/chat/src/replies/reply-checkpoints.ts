@@ -1,6 +1,6 @@
 export interface ReplyCheckpointsOptions {
-  /** Saves the reply as it is now and renews its lease. */
-  save: () => Promise<void>;
+  /** Saves the reply as it is now and renews its lease; a save not started yet is dropped once `stopped` aborts. */
+  save: (stopped: AbortSignal) => Promise<void>;
   /** Changes whenever there is something new to save (cheap: lengths, not the text). */
   version: () => string;
   /** How often to save when something changed. */
@@ -18,6 +18,7 @@ export class ReplyCheckpoints {
   private timer?: NodeJS.Timeout;
   private saving?: Promise<void>;
   private savedVersion: string;
+  private readonly stopped = new AbortController();
 
   constructor(private readonly options: ReplyCheckpointsOptions) {
     this.savedVersion = options.version();
@@ -28,9 +29,10 @@ export class ReplyCheckpoints {
     this.timer.unref();
   }
 
-  /** Stops saving; resolves once a save under way is over. */
+  /** Stops saving (a save still waiting for its turn is dropped); resolves once a save under way is over. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    this.stopped.abort();
     try {
       await this.saving;
     } finally {
@@ -43,12 +45,15 @@ export class ReplyCheckpoints {
     const version = this.options.version();
     if (version === this.savedVersion) return;
     this.saving = this.options
-      .save()
+      .save(this.stopped.signal)
       .then(
         () => {
           this.savedVersion = version;
         },
-        (error: unknown) => this.options.onError(error),
+        (error: unknown) => {
+          // Dropped before its turn (the reply stopped): not a failure.
+          if (!this.stopped.signal.aborted || error !== this.stopped.signal.reason) this.options.onError(error);
+        },
       )
       .finally(() => {
         this.saving = undefined;

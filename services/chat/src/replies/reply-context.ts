@@ -6,8 +6,13 @@ import type { LlmToolCall, LlmToolSpec, LlmTurn, ProviderDescriptor } from '../l
 import { ToolSet } from '../tools/tool-registry';
 import type { ModelChoice } from '../llm/model-choice';
 import type { MessageEntity } from '../messages/message.entity';
-import type { Personalisation } from './personalise.step';
 import type { ReplyFailure } from './reply-failure';
+
+/** What personalises a reply: the memories that bear on the message, and whether to show the query back. */
+export interface Personalisation {
+  memories: RelevantMemory[];
+  showQuery: boolean;
+}
 
 export type Emit = (event: ReplyEvent) => void;
 

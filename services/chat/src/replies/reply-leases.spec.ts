@@ -1,4 +1,4 @@
-import { FakeChatRepository, FakeLogger } from '../testing/chat.fake';
+import { aReplyWrites, FakeChatRepository, FakeLogger } from '../testing/chat.fake';
 import { ReplyLeases } from './reply-leases';
 
 describe('ReplyLeases', () => {
@@ -6,7 +6,7 @@ describe('ReplyLeases', () => {
   const setup = () => {
     const repo = new FakeChatRepository();
     const logger = new FakeLogger();
-    return { repo, logger, leases: new ReplyLeases(repo, logger, config) };
+    return { repo, logger, leases: new ReplyLeases(repo, logger, config, aReplyWrites(logger)) };
   };
 
   it('renews every held lease in one statement, and stops naming a reply once released', async () => {

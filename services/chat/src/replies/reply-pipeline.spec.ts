@@ -11,10 +11,12 @@ import {
   FakeAttachments,
   FakeBroadcastBus,
   FakeChatRepository,
+  aReplyWrites,
   FakeLogger,
   FakeModel,
   FakeRpc,
 } from '../testing/chat.fake';
+import { FakeProjectsRepository } from '../testing/projects.fake';
 import { CheckpointStep } from './checkpoint.step';
 import { ReplyLeases } from './reply-leases';
 import { InsiderFlagsCache } from './insider-flags.cache';
@@ -54,15 +56,18 @@ function setup(options: { config?: Partial<ChatConfig>; provider?: ProviderDescr
     .answer(MEMORY_RPC.relevant, () => ({ memories: [] }))
     .answer(INSIDER_CONFIG_RPC.effectiveFlags, () => flags(null));
   const attachments = new FakeAttachments();
+  const projects = new FakeProjectsRepository(repo);
   const model = new FakeModel(options.provider);
   const logger = new FakeLogger();
+  const writes = aReplyWrites(logger);
+  const leases = new ReplyLeases(repo, logger, config, writes);
   const pipeline = new ReplyPipeline(
-    new CheckpointStep(repo, logger, config, new ReplyLeases(repo, logger, config)),
+    new CheckpointStep(repo, logger, config, leases, writes),
     new PersonaliseStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
-    new PromptStep(repo, attachments, config),
+    new PromptStep(repo, attachments, config, projects),
     new StreamStep(model, attachments, logger, config),
     new ToolsStep(new ToolRegistry([]), logger, config),
-    new StoreStep(repo, logger),
+    new StoreStep(repo, logger, writes),
     logger,
   );
   const drafts = new ReplyDrafts(repo, model, config);
@@ -88,7 +93,7 @@ function setup(options: { config?: Partial<ChatConfig>; provider?: ProviderDescr
     await pipeline.run(ctx);
     return { events, ctx, row: repo.messages.get(draft.reply.id)! };
   };
-  return { config, repo, rpc, attachments, model, logger, pipeline, conversation, reply };
+  return { config, repo, rpc, attachments, projects, model, logger, writes, leases, pipeline, conversation, reply };
 }
 
 describe('the reply pipeline', () => {
@@ -396,6 +401,46 @@ describe('the reply pipeline', () => {
     });
   });
 
+  describe("in a project's conversation", () => {
+    it("gives the model the project's instructions, between markers, after the product's own", async () => {
+      const s = setup();
+      s.projects.seed({ id: 'p1', userId: 'owner', name: 'Thesis', instructions: 'Answer in French.\nCite page numbers.' });
+      s.conversation.projectId = 'p1';
+      await s.reply();
+      const system = s.model.requests[0].system;
+      expect(system).toContain('This conversation is in the user\'s project "Thesis".');
+      expect(system).toContain('<project_instructions>\nAnswer in French.\nCite page numbers.\n</project_instructions>');
+      expect(system.indexOf('You are')).toBeLessThan(system.indexOf('<project_instructions>'));
+    });
+
+    it("gives the model the project's files with the message being answered, before that message's own", async () => {
+      const s = setup();
+      s.projects.seed({
+        id: 'p1',
+        userId: 'owner',
+        files: [{ object_store_object_id: 'brief', mime_type: 'image/png', filename: 'brief.png' }],
+      });
+      s.conversation.projectId = 'p1';
+      await s.reply('What does the brief say?');
+      const turns = s.model.requests[0].turns as LlmMessageTurn[];
+      expect(turns.at(-1)!.attachments).toEqual([{ kind: 'image', filename: 'brief', dataUrl: 'data:image/png;base64,AA' }]);
+      expect(s.model.requests[0].system).not.toContain('<project_instructions>');
+    });
+
+    it("says nothing of a project once the conversation is out of it, or of a project that is not the owner's", async () => {
+      const s = setup();
+      s.projects.seed({ id: 'p1', userId: 'someone-else', instructions: 'Leak this.' });
+      s.conversation.projectId = 'p1';
+      await s.reply();
+      s.conversation.projectId = null;
+      await s.reply();
+      for (const request of s.model.requests) {
+        expect(request.system).not.toContain('project');
+        expect(request.system).not.toContain('Leak this.');
+      }
+    });
+  });
+
   describe('a reply that ends early', () => {
     it('keeps what the model wrote before it failed, as an incomplete reply, and says why', async () => {
       const { model, repo, logger, reply } = setup();
@@ -437,6 +482,34 @@ describe('the reply pipeline', () => {
       // Left for ReplyRecovery: its lease runs out and it is stored as incomplete with what was saved.
       expect(row.status).toBe('streaming');
       expect(repo.outbox).toEqual([]);
+    });
+
+    it('stores the reply when its final save fails for want of a connection, then works (tried again)', async () => {
+      const { repo, model, logger, reply } = setup();
+      model.script({ type: 'text', delta: 'Lisbon.' });
+      repo.failTimes('finishReply', 2, new Error('timeout exceeded when trying to connect'));
+      const { events, row } = await reply();
+      expect(names(events).slice(-2)).toEqual(['assistant_message', 'done']);
+      expect(row).toMatchObject({ status: 'complete', content: 'Lisbon.' });
+      expect(repo.outbox).toHaveLength(1);
+      expect(logger.said('warn').filter((m) => m === 'A reply write failed; it is tried again')).toHaveLength(2);
+      expect(logger.said('error')).toEqual([]);
+    });
+
+    it("keeps renewing the reply's lease until its final save is over, then stops", async () => {
+      const { repo, model, leases, reply } = setup();
+      model.script({ type: 'text', delta: 'Lisbon.' });
+      const renewedWhileSaving: string[][] = [];
+      const finish = repo.finishReply.bind(repo);
+      repo.finishReply = async (...args) => {
+        await leases.renew();
+        renewedWhileSaving.push(...repo.renewals);
+        return finish(...args);
+      };
+      const { row } = await reply();
+      expect(renewedWhileSaving).toEqual([[row.id]]);
+      await leases.renew();
+      expect(repo.renewals).toEqual([[row.id]]);
     });
 
     it('reports the storage failure over a model failure when both happen', async () => {
@@ -500,7 +573,14 @@ describe('the reply pipeline', () => {
       let ctx!: ReplyContext;
       let checkpoints!: ReturnType<CheckpointStep['start']>;
       s.model.script(
-        () => void (checkpoints = new CheckpointStep(s.repo, s.logger, s.config, new ReplyLeases(s.repo, s.logger, s.config)).start(ctx)),
+        () =>
+          void (checkpoints = new CheckpointStep(
+            s.repo,
+            s.logger,
+            s.config,
+            new ReplyLeases(s.repo, s.logger, s.config, s.writes),
+            s.writes,
+          ).start(ctx)),
         { type: 'meta', requestId: 'req-9', model: 'fast' },
         { type: 'text', delta: 'So far' },
         () => {

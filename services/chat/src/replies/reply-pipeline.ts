@@ -22,7 +22,8 @@ import { ToolsStep } from './tools.step';
  *
  * then `assistant_message` (the stored reply), `error` (why it ended early, if it did) and `done`.
  * A step that fails ends the steps there: what came is stored as an incomplete reply. While steps
- * 1 to 4 run, the reply is saved every second (checkpoints), so a process that dies loses nothing.
+ * 1 to 4 run, the reply is saved every second (checkpoints), so a process that dies loses nothing;
+ * its lease is held until step 5 is over.
  */
 @Injectable()
 export class ReplyPipeline {
@@ -63,6 +64,9 @@ export class ReplyPipeline {
       ctx.emit({ event: 'assistant_message', data: toMessageView(ctx.reply) });
     } catch (error) {
       this.endEarly(ctx, failureOf(error));
+    } finally {
+      // Held until now: a final save waiting its turn is not taken for an abandoned reply.
+      this.checkpoints.end(ctx);
     }
     if (ctx.failure) ctx.emit({ event: 'error', data: { detail: ctx.failure.detail } });
     ctx.emit({ event: 'done', data: {} });

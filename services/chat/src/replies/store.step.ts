@@ -5,19 +5,23 @@ import { ChatRepository, type ChatStore, type ExchangeCompleted } from '../conve
 import { usesNoMemory } from '../conversations/conversation.entity';
 import { replyMetadata, type ReplyContext } from './reply-context';
 import { REPLY_NOT_SAVED, StorageFailure } from './reply-failure';
+import { ReplyWrites } from './reply-writes';
 
 /**
  * Step 4: the reply's row written for good, complete or (when a step ended it early) incomplete
  * with what came; the conversation moves to it. A complete exchange's event is enqueued in the same
  * transaction (the memory service learns from it, the chat titles the conversation): it is sent if
- * and only if the reply is stored. Fails with a StorageFailure; the row then stays `streaming` with
- * what was last saved, and ReplyRecovery stores it as incomplete once its lease runs out.
+ * and only if the reply is stored. The write waits its turn in ReplyWrites (replies ending by the
+ * thousand together) and is tried again while it fails with a transient error. Fails with a
+ * StorageFailure once its attempts are spent; the row then stays `streaming` with what was last
+ * saved, and ReplyRecovery stores it as incomplete once its lease runs out.
  */
 @Injectable()
 export class StoreStep {
   constructor(
     @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'finishReply'>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
+    @Inject(ReplyWrites) private readonly writes: Pick<ReplyWrites, 'final'>,
   ) {}
 
   async run(ctx: ReplyContext): Promise<void> {
@@ -42,7 +46,7 @@ export class StoreStep {
           };
     let stored: boolean;
     try {
-      stored = await this.repo.finishReply(reply, conversation.id, exchange);
+      stored = await this.writes.final(() => this.repo.finishReply(reply, conversation.id, exchange));
     } catch (error) {
       throw new StorageFailure(REPLY_NOT_SAVED, { cause: error });
     }

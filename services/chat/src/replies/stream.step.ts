@@ -48,17 +48,21 @@ export class StreamStep {
     // Deltas that come close together are sent as one event (one frame on the bus, one SSE write).
     const out = new DeltaCoalescer(ctx.emit);
     try {
-      for await (const event of this.watched(events, ctx)) await this.take(ctx, out, event, searching);
+      for await (const event of this.watched(events, ctx)) {
+        // Only a final image is awaited (it is stored): a delta costs no promise of its own.
+        const storing = this.take(ctx, out, event, searching);
+        if (storing) await storing;
+      }
     } catch (error) {
       if (ctx.stop.signal.aborted) throw ctx.stop.signal.reason;
       throw error instanceof LlmError ? error : new LlmError('unavailable', MODEL_FAILED, { cause: error });
     } finally {
-      out.flush();
+      out.close();
     }
     if (ctx.stop.signal.aborted) throw ctx.stop.signal.reason;
   }
 
-  private async take(ctx: ReplyContext, out: DeltaCoalescer, event: LlmEvent, searching: { now: boolean }): Promise<void> {
+  private take(ctx: ReplyContext, out: DeltaCoalescer, event: LlmEvent, searching: { now: boolean }): Promise<void> | void {
     switch (event.type) {
       case 'text':
         if (searching.now) {
@@ -81,16 +85,7 @@ export class StreamStep {
         out.send({ event: 'image_partial', data: { index: Math.min(2, Math.max(0, event.index)), data_url: dataUrl(event) } });
         return;
       case 'image':
-        try {
-          const file = await this.attachments.storeGenerated(ctx.caller, event.base64, event.mimeType);
-          ctx.images.push(file);
-          out.send({ event: 'image', data: file });
-        } catch (error) {
-          // The image is still shown, in the last preview slot; it is not kept.
-          this.logger.warn({ msg: 'A generated image could not be stored', error: String(error) }, 'StreamStep');
-          out.send({ event: 'image_partial', data: { index: 2, data_url: dataUrl(event) } });
-        }
-        return;
+        return this.storeImage(ctx, out, event);
       case 'tool_call':
         ctx.round.calls.push(event.call);
         return;
@@ -98,6 +93,18 @@ export class StreamStep {
         ctx.served.requestId ??= event.requestId;
         ctx.served.model = event.model ?? ctx.served.model;
         return;
+    }
+  }
+
+  private async storeImage(ctx: ReplyContext, out: DeltaCoalescer, event: Extract<LlmEvent, { type: 'image' }>): Promise<void> {
+    try {
+      const file = await this.attachments.storeGenerated(ctx.caller, event.base64, event.mimeType);
+      ctx.images.push(file);
+      out.send({ event: 'image', data: file });
+    } catch (error) {
+      // The image is still shown, in the last preview slot; it is not kept.
+      this.logger.warn({ msg: 'A generated image could not be stored', error: String(error) }, 'StreamStep');
+      out.send({ event: 'image_partial', data: { index: 2, data_url: dataUrl(event) } });
     }
   }
 
@@ -109,11 +116,17 @@ export class StreamStep {
     const { stop } = ctx;
     const { LLM_STALL_TIMEOUT_MS: stallMs, LLM_TOTAL_TIMEOUT_MS: totalMs } = this.config;
     const total = setTimeout(() => stop.abort(new LlmError('timeout', TOO_LONG)), Math.max(0, totalMs - (Date.now() - ctx.startedAt)));
-    let stall = setTimeout(() => stop.abort(new LlmError('timeout', STALLED)), stallMs);
+    // One stall timer, not one per event: when it fires early (an event came since), it waits for the rest.
+    let lastEventAt = performance.now();
+    const checkStall = () => {
+      const quietMs = performance.now() - lastEventAt;
+      if (quietMs >= stallMs) stop.abort(new LlmError('timeout', STALLED));
+      else stall = setTimeout(checkStall, stallMs - quietMs);
+    };
+    let stall = setTimeout(checkStall, stallMs);
     try {
       for await (const event of events) {
-        clearTimeout(stall);
-        stall = setTimeout(() => stop.abort(new LlmError('timeout', STALLED)), stallMs);
+        lastEventAt = performance.now();
         yield event;
         if (stop.signal.aborted) throw new ReplyStopped();
       }

@@ -10,10 +10,12 @@ import {
   FakeAttachments,
   FakeBroadcastBus,
   FakeChatRepository,
+  aReplyWrites,
   FakeLogger,
   FakeModel,
   FakeRpc,
 } from '../testing/chat.fake';
+import { FakeProjectsRepository } from '../testing/projects.fake';
 import { ToolRefusal, type ChatTool } from '../tools/chat-tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import { CheckpointStep } from './checkpoint.step';
@@ -60,13 +62,14 @@ function setup(tools: ChatTool<{ city: string }>[], config: Partial<ChatConfig> 
   const attachments = new FakeAttachments();
   const model = new FakeModel();
   const logger = new FakeLogger();
+  const writes = aReplyWrites(logger);
   const pipeline = new ReplyPipeline(
-    new CheckpointStep(repo, logger, settings, new ReplyLeases(repo, logger, settings)),
+    new CheckpointStep(repo, logger, settings, new ReplyLeases(repo, logger, settings, writes), writes),
     new PersonaliseStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
-    new PromptStep(repo, attachments, settings),
+    new PromptStep(repo, attachments, settings, new FakeProjectsRepository(repo)),
     new StreamStep(model, attachments, logger, settings),
     new ToolsStep(new ToolRegistry(tools as ChatTool[]), logger, settings),
-    new StoreStep(repo, logger),
+    new StoreStep(repo, logger, writes),
     logger,
   );
   const drafts = new ReplyDrafts(repo, model, settings);

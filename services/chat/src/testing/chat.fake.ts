@@ -13,6 +13,7 @@ import {
 import type { ChatStore, ExchangeCompleted } from '../conversations/chat.repository';
 import type { LlmAttachment, LlmEvent, LlmProvider, LlmRequest, ProviderDescriptor } from '../llm/llm-provider';
 import type { AttachmentsService } from '../replies/attachments.service';
+import { ReplyWrites } from '../replies/reply-writes';
 import { ConversationEntity } from '../conversations/conversation.entity';
 import { MessageEntity } from '../messages/message.entity';
 import { ShareEntity } from '../shares/share.entity';
@@ -38,6 +39,7 @@ export function aConversation(fields: Partial<ConversationEntity> = {}): Convers
     isCommercial: false,
     isShared: false,
     expiresAt: null,
+    projectId: null,
     createdAt: tick(),
     updatedAt: new Date(clock),
     ...fields,
@@ -82,11 +84,19 @@ export class FakeChatRepository implements ChatStore {
   /** The ids each `renewLeases` call named, in order. */
   readonly renewals: string[][] = [];
   private readonly failures = new Map<Failing, Error>();
+  /** Calls of a method left to fail (`failTimes`) before it works again. */
+  private readonly failuresLeft = new Map<Failing, number>();
 
   /** The next calls of `method` fail with `error` (a database gone away) until `heal`. */
   fail(method: Failing, error: Error = new Error('Connection terminated')): this {
     this.failures.set(method, error);
     return this;
+  }
+
+  /** The next `times` calls of `method` fail with `error`, then it works again. */
+  failTimes(method: Failing, times: number, error: Error): this {
+    this.failuresLeft.set(method, times);
+    return this.fail(method, error);
   }
 
   heal(method: Failing): void {
@@ -95,7 +105,15 @@ export class FakeChatRepository implements ChatStore {
 
   private check(method: Failing): void {
     const failure = this.failures.get(method);
-    if (failure) throw failure;
+    if (!failure) return;
+    const left = this.failuresLeft.get(method);
+    if (left !== undefined) {
+      if (left <= 1) {
+        this.failuresLeft.delete(method);
+        this.heal(method);
+      } else this.failuresLeft.set(method, left - 1);
+    }
+    throw failure;
   }
 
   /** Puts rows in place as they would be stored. */
@@ -152,11 +170,16 @@ export class FakeChatRepository implements ChatStore {
   }
 
   newConversation(
-    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & { isShared?: boolean; expiresAt?: Date | null },
+    fields: Pick<ConversationEntity, 'id' | 'userId' | 'title'> & {
+      isShared?: boolean;
+      expiresAt?: Date | null;
+      projectId?: string | null;
+    },
   ): ConversationEntity {
     return Object.assign(new ConversationEntity(), {
       isShared: false,
       expiresAt: null,
+      projectId: null,
       ...fields,
       lastMessageAt: null,
       lastActiveMessageId: null,
@@ -402,7 +425,7 @@ export class FakeBroadcastBus implements Pick<Bus, 'subscribe' | 'publish' | 'on
 }
 
 /** The files service's side of attachments: files known by id, what the model is shown, images kept. */
-export class FakeAttachments implements Pick<AttachmentsService, 'verify' | 'forModel' | 'storeGenerated'> {
+export class FakeAttachments implements Pick<AttachmentsService, 'verify' | 'describeOwn' | 'forModel' | 'storeGenerated'> {
   /** The caller's files, by id, with the type found in their bytes. */
   readonly files = new Map<string, string>();
   readonly shownFor: { id: string; files: FileReference[] }[][] = [];
@@ -414,6 +437,14 @@ export class FakeAttachments implements Pick<AttachmentsService, 'verify' | 'for
       const type = this.files.get(file.object_store_object_id);
       if (!type) throw DomainError.notFound(`File not found: ${file.object_store_object_id}`);
       return { object_store_object_id: file.object_store_object_id, mime_type: type };
+    });
+  }
+
+  async describeOwn(_caller: Caller, ids: string[]) {
+    return ids.map((id) => {
+      const type = this.files.get(id);
+      if (!type) throw DomainError.notFound(`File not found: ${id}`);
+      return { object_store_object_id: id, mime_type: type, filename: `${id}.file` };
     });
   }
 
@@ -509,4 +540,9 @@ export class FakeLogger implements Pick<AppLogger, 'warn' | 'error' | 'info' | '
       .filter((l) => l.level === level)
       .map((l) => (typeof l.message === 'object' && l.message && 'msg' in l.message ? String(l.message.msg) : String(l.message)));
   }
+}
+
+/** The queue of reply writes (ReplyWrites) of a pool of four, final saves tried `attempts` times. */
+export function aReplyWrites(logger: Pick<AppLogger, 'warn'> = new FakeLogger(), attempts = 3): ReplyWrites {
+  return new ReplyWrites({ CHAT_REPLY_SAVE_ATTEMPTS: attempts }, { DB_POOL_MAX: 4 }, logger);
 }

@@ -70,8 +70,15 @@ export class ToolRegistry {
   }
 }
 
-/** A zod schema as the JSON Schema a model is shown (draft 2020-12, without the `$schema` line). */
+/** Each built-in tool's JSON Schema, made once: converting it took a noticeable share of a reply's start. */
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** A zod schema as the JSON Schema a model is shown (draft 2020-12, without the `$schema` line); read-only, shared. */
 export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  let json = jsonSchemas.get(schema);
+  if (!json) {
+    const { $schema: _ignored, ...converted } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    jsonSchemas.set(schema, (json = converted));
+  }
   return json;
 }

@@ -51,6 +51,11 @@ export class FilesHandlers {
     return this.files.presign(caller, data);
   }
 
+  @RpcHandler(FILES_RPC.discardImport)
+  discardImport({ caller, data }: RpcInput<typeof FILES_RPC.discardImport>) {
+    return this.files.discardImport(caller, data.object_store_object_id);
+  }
+
   @RpcHandler(FILES_RPC.read)
   read({ caller, data }: RpcInput<typeof FILES_RPC.read>) {
     return this.files.read(caller, data);

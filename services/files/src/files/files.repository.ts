@@ -15,6 +15,8 @@ export interface FilesStore {
   insertFile(file: NewFileRecord): Promise<FileRecord>;
   addDerivedKey(id: string, key: string): Promise<void>;
   filesOf(userId: string): Promise<FileRecord[]>;
+  /** Removes a file's row; answers whether it was there. */
+  deleteFile(id: string, userId: string): Promise<boolean>;
 
   insertSession(session: Pick<UploadSessionRecord, 'id' | 'userId' | 'filename' | 'declaredType' | 'source'>): Promise<void>;
   findSession(id: string, userId: string): Promise<UploadSessionRecord | null>;
@@ -67,6 +69,11 @@ export class FilesRepository implements FilesStore {
     return this.files.find({ where: { userId }, order: { createdAt: 'ASC' } });
   }
 
+  async deleteFile(id: string, userId: string): Promise<boolean> {
+    const result = await this.files.delete({ id, userId });
+    return (result.affected ?? 0) > 0;
+  }
+
   /** An upload starts only for a user whose account still exists. */
   async insertSession(session: Pick<UploadSessionRecord, 'id' | 'userId' | 'filename' | 'declaredType' | 'source'>): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
@@ -86,7 +93,8 @@ export class FilesRepository implements FilesStore {
     bytes: number,
     mimeType: string | null,
   ): Promise<UploadSessionRecord | null> {
-    const rows: { id: string }[] = await this.dataSource.query(
+    // An UPDATE answers [rows, affected] through TypeORM's query().
+    const [rows]: [{ id: string }[], number] = await this.dataSource.query(
       `UPDATE upload_session SET next_seq = next_seq + 1, received_bytes = received_bytes + $4,
          mime_type = COALESCE(mime_type, $5), updated_at = now()
        WHERE id = $1 AND user_id = $2 AND next_seq = $3 RETURNING id`,
@@ -96,7 +104,7 @@ export class FilesRepository implements FilesStore {
   }
 
   async closeSession(id: string, userId: string, parts: number): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    const [rows]: [unknown[], number] = await this.dataSource.query(
       'UPDATE upload_session SET next_seq = -1 - next_seq, updated_at = now() WHERE id = $1 AND user_id = $2 AND next_seq = $3 AND next_seq >= 0 RETURNING id',
       [id, userId, parts],
     );

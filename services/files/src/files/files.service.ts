@@ -8,8 +8,18 @@ import {
   type ModelInput,
   type PresignedFile,
 } from '@app/contracts/files';
-import { AppLogger, DomainError, RpcCallError, RpcClient, SERVICE_CONFIG, rechunk, userIdOf, type UserDataPurgeHook } from '@app/platform';
-import { Observable } from 'rxjs';
+import {
+  AppLogger,
+  DomainError,
+  observeGenerator,
+  RpcCallError,
+  RpcClient,
+  SERVICE_CONFIG,
+  rechunk,
+  userIdOf,
+  type UserDataPurgeHook,
+} from '@app/platform';
+import type { Observable } from 'rxjs';
 import type { FilesConfig } from '../config';
 import { OBJECT_STORE, type ObjectStore } from '../store/object-store';
 import { UploadsService } from '../uploads/uploads.service';
@@ -81,33 +91,22 @@ export class FilesService implements UserDataPurgeHook {
    * at most FILE_TRANSFER.chunkBytes. Its owner may read it; anyone else needs a valid signed link.
    */
   read(caller: Caller, input: { object_store_object_id: string; expires?: number; signature?: string }): Observable<FileChunk> {
-    return new Observable<FileChunk>((subscriber) => {
-      let stopped = false;
-      void (async () => {
-        const file = await this.readable(caller, input);
-        const serving = servingOf(file.mimeType, file.filename);
-        subscriber.next({
-          kind: 'head',
-          content_type: serving.contentType,
-          disposition: serving.disposition,
-          filename: file.filename,
-          size: file.size,
-        });
-        const body = await this.objects.get(file.storageKey);
-        try {
-          for await (const chunk of rechunk(body, FILE_TRANSFER.chunkBytes)) {
-            if (stopped) break;
-            subscriber.next({ kind: 'data', data: chunk.toString('base64') });
-          }
-        } finally {
-          body.destroy();
-        }
-        subscriber.complete();
-      })().catch((error: unknown) => subscriber.error(error));
-      return () => {
-        stopped = true;
-      };
-    });
+    return observeGenerator(() => this.frames(caller, input));
+  }
+
+  private async *frames(
+    caller: Caller,
+    input: { object_store_object_id: string; expires?: number; signature?: string },
+  ): AsyncGenerator<FileChunk> {
+    const file = await this.readable(caller, input);
+    const serving = servingOf(file.mimeType, file.filename);
+    yield { kind: 'head', content_type: serving.contentType, disposition: serving.disposition, filename: file.filename, size: file.size };
+    const body = await this.objects.get(file.storageKey);
+    try {
+      for await (const chunk of rechunk(body, FILE_TRANSFER.chunkBytes)) yield { kind: 'data', data: chunk.toString('base64') };
+    } finally {
+      body.destroy();
+    }
   }
 
   async readForModel(
@@ -115,6 +114,15 @@ export class FilesService implements UserDataPurgeHook {
     input: { object_store_object_id: string; max_image_px: number; max_text_chars: number },
   ): Promise<ModelInput> {
     return this.derived.forModel(await this.owned(caller, input.object_store_object_id), input);
+  }
+
+  /** An export zip whose import is over: its object and row go (other files are not this call's: 404). */
+  async discardImport(caller: Caller, objectId: string): Promise<{ discarded: boolean }> {
+    const file = UUID.test(objectId) ? await this.store.findFile(objectId) : null;
+    if (!file) return { discarded: false };
+    if (file.userId !== userIdOf(caller) || file.source !== 'import') throw DomainError.notFound(FILE_NOT_FOUND);
+    await this.objects.delete([file.storageKey, ...file.derivedKeys]);
+    return { discarded: await this.store.deleteFile(file.id, file.userId) };
   }
 
   /**
@@ -164,7 +172,7 @@ export class FilesService implements UserDataPurgeHook {
 
   /**
    * A file seen through a shared conversation: the chat service says whether the share shows it
-   * and whose it is (SHARED_FILE_ACCESS). TODO(chat): until the chat service answers, this is a 404.
+   * and whose it is (SHARED_FILE_ACCESS); a share that does not show it, or no answer, is a 404.
    */
   private async throughShare(caller: Caller, objectId: string, shareId: string): Promise<FileRecord> {
     const file = UUID.test(objectId) ? await this.store.findFile(objectId) : null;

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, PrimaryColumn, type ValueTransformer } from 'typeorm';
 
-/** Where a file's bytes came from: the user's upload, or made by the product (a generated image). */
-export type FileSource = 'upload' | 'generated';
+/** Where a file's bytes came from: the user's upload, made by the product (a generated image), or an export zip to import. */
+export type FileSource = 'upload' | 'generated' | 'import';
 
 /** A `bigint` column (a string from the driver) read as a number: byte counts stay far below 2^53. */
 export const BIGINT_AS_NUMBER: ValueTransformer = { to: (v: number) => v, from: (v: string) => Number(v) };

@@ -13,6 +13,9 @@ import { OBJECT_KEYS, OBJECT_STORE, type ObjectStore } from '../store/object-sto
 
 export const UPLOAD_NOT_FOUND = 'Upload not found (it may have expired). Start again.';
 export const FILE_EMPTY = 'The file is empty.';
+export const NOT_A_ZIP = 'This is not a zip file. Choose the export zip of ChatGPT or Claude.';
+/** A zip's first bytes: a local file header, or the end record of an empty zip. */
+const ZIP_MAGIC = [Buffer.from('PK\x03\x04', 'latin1'), Buffer.from('PK\x05\x06', 'latin1')];
 export const NOT_TEXT = 'This file is neither an image, a PDF nor valid UTF-8 text, so it cannot be attached.';
 const MAX_OPEN_SESSIONS = 8;
 const SWEEP_EVERY_MS = 60_000;
@@ -68,7 +71,17 @@ export class UploadsService implements OnApplicationBootstrap, OnApplicationShut
     this.sweeper?.stop();
   }
 
-  async begin(caller: Caller, input: { filename: string; declared_type?: string | null }, source: FileSource = 'upload') {
+  /** The size limit of an upload: export zips to import have their own (IMPORT_MAX_BYTES). */
+  private maxBytes(source: FileSource): number {
+    return source === 'import' ? this.config.IMPORT_MAX_BYTES : this.config.FILES_MAX_BYTES;
+  }
+
+  async begin(
+    caller: Caller,
+    input: { filename: string; declared_type?: string | null; purpose?: 'attachment' | 'import' },
+    fallback: FileSource = 'upload',
+  ) {
+    const source: FileSource = input.purpose === 'import' ? 'import' : fallback;
     const userId = userIdOf(caller);
     if ((await this.store.openSessionCount(userId)) >= MAX_OPEN_SESSIONS) {
       throw new DomainError('rate_limited', 'Too many uploads at once. Wait for one to finish.');
@@ -81,7 +94,7 @@ export class UploadsService implements OnApplicationBootstrap, OnApplicationShut
       declaredType: input.declared_type?.slice(0, 255) ?? null,
       source,
     });
-    return { upload_id: id, chunk_bytes: FILE_TRANSFER.chunkBytes, max_bytes: this.config.FILES_MAX_BYTES };
+    return { upload_id: id, chunk_bytes: FILE_TRANSFER.chunkBytes, max_bytes: this.maxBytes(source) };
   }
 
   async chunk(caller: Caller, input: { upload_id: string; seq: number; data: string }) {
@@ -92,12 +105,20 @@ export class UploadsService implements OnApplicationBootstrap, OnApplicationShut
       throw DomainError.conflict(`Chunk ${input.seq} is out of order: chunk ${session.nextSeq} is expected next.`);
     const bytes = Buffer.from(input.data, 'base64');
     if (bytes.length > FILE_TRANSFER.chunkBytes) throw DomainError.badRequest(`A chunk holds at most ${FILE_TRANSFER.chunkBytes} bytes.`);
-    if (session.receivedBytes + bytes.length > this.config.FILES_MAX_BYTES) {
+    const maxBytes = this.maxBytes(session.source);
+    if (session.receivedBytes + bytes.length > maxBytes) {
       await this.drop(session);
-      throw tooLarge(this.config.FILES_MAX_BYTES);
+      throw tooLarge(maxBytes);
     }
     let mimeType: string | null = null;
-    if (input.seq === 0) {
+    if (input.seq === 0 && session.source === 'import') {
+      // An export to import is a zip, read by the chat service's zip reader (never shown, never given to the model).
+      if (!ZIP_MAGIC.some((magic) => bytes.subarray(0, 4).equals(magic))) {
+        await this.drop(session);
+        throw unsupported(NOT_A_ZIP);
+      }
+      mimeType = 'application/zip';
+    } else if (input.seq === 0) {
       const sniffed = sniffContent(bytes, { filename: session.filename, declaredType: session.declaredType, complete: false });
       if (!sniffed.ok) {
         await this.drop(session);

@@ -2,87 +2,12 @@ import type { Caller } from '@app/contracts';
 import { FILE_TRANSFER } from '@app/contracts/files';
 import type { AppLogger } from '@app/platform';
 import { DomainError } from '@app/platform';
-import { Readable } from 'node:stream';
 import type { FilesConfig } from '../config';
-import type { FileRecord, FilesStore, NewFileRecord, UploadSessionRecord } from '../files/files.repository';
-import { ObjectNotFoundError, readAll, type ObjectStore } from '../store/object-store';
+import { MemoryFiles, MemoryObjects } from '../testing/files.fakes';
 import { UploadsService } from './uploads.service';
 
-class MemoryObjects implements ObjectStore {
-  readonly kind = 'local' as const;
-  readonly objects = new Map<string, Buffer>();
-  async put(key: string, body: Buffer | Readable, size: number) {
-    const bytes = Buffer.isBuffer(body) ? body : await readAll(body);
-    if (bytes.length !== size) throw new Error('size mismatch');
-    this.objects.set(key, bytes);
-  }
-  async get(key: string) {
-    const bytes = this.objects.get(key);
-    if (!bytes) throw new ObjectNotFoundError(key);
-    return Readable.from([bytes]);
-  }
-  async exists(key: string) {
-    return this.objects.has(key);
-  }
-  async delete(keys: readonly string[]) {
-    for (const key of keys) this.objects.delete(key);
-  }
-  async check() {}
-}
-
-class MemoryFiles implements FilesStore {
-  readonly files = new Map<string, FileRecord>();
-  readonly sessions = new Map<string, UploadSessionRecord>();
-  async findFile(id: string) {
-    return this.files.get(id) ?? null;
-  }
-  async insertFile(file: NewFileRecord) {
-    const record = { ...file, derivedKeys: [], createdAt: new Date() };
-    this.files.set(file.id, record);
-    return record;
-  }
-  async addDerivedKey() {}
-  async filesOf(userId: string) {
-    return [...this.files.values()].filter((f) => f.userId === userId);
-  }
-  async insertSession(s: Pick<UploadSessionRecord, 'id' | 'userId' | 'filename' | 'declaredType' | 'source'>) {
-    this.sessions.set(s.id, { ...s, mimeType: null, receivedBytes: 0, nextSeq: 0, createdAt: new Date(), updatedAt: new Date() });
-  }
-  async findSession(id: string, userId: string) {
-    const s = this.sessions.get(id);
-    return s && s.userId === userId ? { ...s } : null;
-  }
-  async advanceSession(id: string, userId: string, seq: number, bytes: number, mimeType: string | null) {
-    const s = this.sessions.get(id);
-    if (!s || s.userId !== userId || s.nextSeq !== seq) return null;
-    Object.assign(s, { nextSeq: seq + 1, receivedBytes: s.receivedBytes + bytes, mimeType: s.mimeType ?? mimeType });
-    return { ...s };
-  }
-  async closeSession(id: string, userId: string, parts: number) {
-    const s = this.sessions.get(id);
-    if (!s || s.userId !== userId || s.nextSeq !== parts) return false;
-    s.nextSeq = -1 - parts;
-    return true;
-  }
-  async deleteSession(id: string) {
-    return this.sessions.delete(id);
-  }
-  async openSessionCount(userId: string) {
-    return [...this.sessions.values()].filter((s) => s.userId === userId).length;
-  }
-  async sessionsOf(userId: string) {
-    return [...this.sessions.values()].filter((s) => s.userId === userId);
-  }
-  async sessionsIdleSince() {
-    return [];
-  }
-  async signingSecret() {
-    return 's'.repeat(32);
-  }
-}
-
 const caller: Caller = { user_id: '0e5b8d3a-7c4f-4a2b-8d6e-1f9a0b2c3d4e', is_anon: true, session_id: null, request_id: 'r' };
-const config = { FILES_MAX_BYTES: 500_000, FILES_UPLOAD_IDLE_SECONDS: 900 } as FilesConfig;
+const config = { FILES_MAX_BYTES: 500_000, IMPORT_MAX_BYTES: 1_000_000, FILES_UPLOAD_IDLE_SECONDS: 900 } as FilesConfig;
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 
 describe('UploadsService', () => {
@@ -161,6 +86,23 @@ describe('UploadsService', () => {
     await uploads.chunk(caller, { upload_id, seq: 0, data: b64(Buffer.from('hello')) });
     await uploads.commit(caller, upload_id);
     await expect(uploads.commit(caller, upload_id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('takes an export to import as a zip only, up to its own limit, stored as an import', async () => {
+    const zip = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(700_000, 1)]);
+    const { upload_id, max_bytes } = await uploads.begin(caller, { filename: 'export.zip', purpose: 'import' });
+    expect(max_bytes).toBe(1_000_000);
+    for (let seq = 0, at = 0; at < zip.length; seq++, at += FILE_TRANSFER.chunkBytes)
+      await uploads.chunk(caller, { upload_id, seq, data: b64(zip.subarray(at, at + FILE_TRANSFER.chunkBytes)) });
+    expect(await uploads.commit(caller, upload_id)).toMatchObject({ mime_type: 'application/zip', size: 700_004 });
+    expect([...store.files.values()].map((f) => f.source)).toEqual(['import']);
+    // Anything else is refused on its first chunk, even text that an attachment could be.
+    const text = await uploads.begin(caller, { filename: 'export.zip', purpose: 'import' });
+    await expect(uploads.chunk(caller, { upload_id: text.upload_id, seq: 0, data: b64(Buffer.from('hello')) })).rejects.toMatchObject({
+      code: 'unsupported_media_type',
+    });
+    // An attachment keeps its own limit.
+    await expect(send(Buffer.alloc(600_000, 'x'), 'big.txt')).rejects.toMatchObject({ code: 'payload_too_large' });
   });
 
   it('stores a small object in one call, checked like an upload', async () => {

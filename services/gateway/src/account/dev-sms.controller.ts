@@ -1,40 +1,14 @@
-import { Controller, Header, Inject, Query, Req } from '@nestjs/common';
+import { Controller, Header, Query, Req, UseGuards } from '@nestjs/common';
 import { API } from '@app/contracts/gateway';
 import { E164Schema, SMS_RPC } from '@app/contracts/sms';
-import { DomainError, RUNTIME_ENV, RpcClient, type RuntimeEnv } from '@app/platform';
+import { DomainError, RpcClient } from '@app/platform';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { DevOnlyGuard } from '../http/dev-only.guard';
 import { callerOf } from '../http/request-context';
 import { Route } from '../http/route';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** Headers a proxy adds: a request that carries one came from somewhere else, whatever the socket says. */
-const PROXY_HEADERS = [
-  'x-forwarded-for',
-  'forwarded',
-  'x-real-ip',
-  'x-forwarded-host',
-  'x-client-ip',
-  'true-client-ip',
-  'cf-connecting-ip',
-];
-const LOOPBACK_ADDRESSES = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
-/** The names a page on this machine uses for it (a rebound DNS name is refused: the Host header tells). */
-const LOOPBACK_HOSTS = /^(localhost|[a-z0-9-]+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d{1,5})?$/i;
-
-/**
- * Whether the request comes from this machine itself: the socket's own peer address (never
- * `request.ip`, which TRUST_PROXY would take from a header), no proxy header at all, and a Host
- * naming the loopback (so a page of another site whose name was rebound to 127.0.0.1 is refused).
- */
-export function isLoopbackRequest(request: Pick<FastifyRequest, 'headers' | 'raw'>): boolean {
-  const peer = request.raw.socket?.remoteAddress ?? '';
-  if (!LOOPBACK_ADDRESSES.test(peer)) return false;
-  if (PROXY_HEADERS.some((name) => request.headers[name] !== undefined)) return false;
-  const host = request.headers.host;
-  return typeof host === 'string' && LOOPBACK_HOSTS.test(host);
-}
 
 /**
  * The number asked for, in E.164. A `+` left raw in a query string reads as a space, so
@@ -56,16 +30,13 @@ const ToQuerySchema = z.object({
  * is 404, as if the route did not exist.
  */
 @Controller()
+@UseGuards(DevOnlyGuard)
 export class DevSmsController {
-  constructor(
-    private readonly rpc: RpcClient,
-    @Inject(RUNTIME_ENV) private readonly env: RuntimeEnv,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Route(API.dev.smsMessages)
   @Header('cache-control', 'no-store')
   async messages(@Req() request: FastifyRequest, @Query() query: Record<string, unknown>) {
-    this.refuseUnlessLocal(request);
     const asked = ToQuerySchema.safeParse(query ?? {});
     if (!asked.success) {
       // A closed inbox is 404 whatever was asked; an open one says which field is wrong (422).
@@ -79,7 +50,6 @@ export class DevSmsController {
   @Header('cache-control', 'no-store')
   @Header('content-type', 'text/html; charset=utf-8')
   async page(@Req() request: FastifyRequest, @Query() query: Record<string, unknown>) {
-    this.refuseUnlessLocal(request);
     const asked = typeof query?.to === 'string' && query.to.trim() !== '' ? ToQuerySchema.safeParse(query) : null;
     // The inbox must be on even to show the form; the list only for a well-formed number.
     const { messages } = await this.inbox(request, asked?.success ? asked.data.to : undefined);
@@ -99,12 +69,8 @@ export class DevSmsController {
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem}li{list-style:none;border-bottom:1px solid #ddd;padding:.5rem 0}time{color:#666;font-size:.85rem}p{margin:.25rem 0;font-size:1.1rem}input{font-size:1rem;padding:.25rem}</style></head>
 <body><h1>Development SMS inbox</h1><p>Texts the assistant would have sent to one number. Reload to see new ones.</p>
-<form method="get" action="/api/v1/dev/sms"><label for="to">Phone number</label> <input id="to" name="to" type="tel" autocomplete="tel" placeholder="+14155550123" value="${value}" required> <button type="submit">Show texts</button></form>
+<form method="get" action="${API.dev.smsInbox.path}"><label for="to">Phone number</label> <input id="to" name="to" type="tel" autocomplete="tel" placeholder="+14155550123" value="${value}" required> <button type="submit">Show texts</button></form>
 ${note}</body></html>`;
-  }
-
-  private refuseUnlessLocal(request: FastifyRequest): void {
-    if (this.env.NODE_ENV === 'production' || !isLoopbackRequest(request)) throw DomainError.notFound('Not Found');
   }
 
   private async inbox(request: FastifyRequest, to: string | undefined) {

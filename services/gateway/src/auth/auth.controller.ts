@@ -2,7 +2,7 @@ import { Controller, Header, Inject, Query, Req, Res } from '@nestjs/common';
 import { HEADERS } from '@app/contracts';
 import { AUTH_RPC, PhoneCallbackQuerySchema, type LoginOutcome, type LoginResult } from '@app/contracts/auth';
 import { API } from '@app/contracts/gateway';
-import { DomainError, KEY_VALUE_STORE, RpcCallError, RpcClient, secondsToWindowEnd, type KeyValueStore } from '@app/platform';
+import { DomainError, RpcCallError, RpcClient, Throttler, type ThrottleLimit } from '@app/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { GatewayConfig } from '../config';
@@ -59,18 +59,23 @@ function withRetryAfter(reply: FastifyReply, error: unknown): unknown {
 export class AuthController {
   constructor(
     private readonly rpc: RpcClient,
-    @Inject(KEY_VALUE_STORE) private readonly kv: KeyValueStore,
-    @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'GUESTS_PER_IP_PER_HOUR'>,
-  ) {}
+    private readonly throttler: Throttler,
+    @Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'GUESTS_PER_IP_PER_HOUR'>,
+  ) {
+    this.newGuests = {
+      name: 'auth:guests:ip',
+      limit: config.GUESTS_PER_IP_PER_HOUR,
+      windowMs: 3_600_000,
+      detail: 'Too many new guests from your network. Try again later.',
+    };
+  }
+
+  /** New guests per network and clock hour (GUESTS_PER_IP_PER_HOUR). */
+  private readonly newGuests: ThrottleLimit;
 
   @Route(API.auth.anon)
   async anon(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<LoginResult> {
-    const window = Math.floor(Date.now() / 3_600_000);
-    if ((await this.kv.increment(`auth:guests:ip:${request.ip}:${window}`, 3600)) > this.config.GUESTS_PER_IP_PER_HOUR) {
-      throw new DomainError('rate_limited', 'Too many new guests from your network. Try again later.', 429, {
-        retryAfterSeconds: secondsToWindowEnd(3_600_000),
-      });
-    }
+    await this.throttler.take(this.newGuests, request.ip);
     const outcome = await this.rpc.call(AUTH_RPC.createGuest, { client: clientOf(request) }, callerOf(request));
     return deliverLogin(request, reply, outcome);
   }

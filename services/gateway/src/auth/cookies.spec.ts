@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { API, COOKIE_PATHS } from '@app/contracts/gateway';
 import * as cookies from './cookies';
 
 type Action = (request: FastifyRequest, reply: FastifyReply) => void;
@@ -93,5 +94,18 @@ describe('the phone sign-in binding', () => {
     }
     const longest = await app.inject({ method: 'GET', url: '/act', cookies: { phone_login: 'a'.repeat(128) } });
     expect(longest.json<{ binding: string | null }>().binding).not.toBeNull();
+  });
+});
+
+describe('the cookie paths (libs/contracts)', () => {
+  it('each reach the routes that read the cookie, and only routes of its area', () => {
+    const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+    expect(under(API.files.view.path, COOKIE_PATHS.fileView)).toBe(true);
+    expect(under(API.auth.phoneCallback.path, COOKIE_PATHS.phoneLogin)).toBe(true);
+    expect(under(API.auth.googleRedirect.path, COOKIE_PATHS.googleState)).toBe(true);
+    expect(under(API.auth.googleCallback.path, COOKIE_PATHS.googleState)).toBe(true);
+    for (const name of ['loginGoogle', 'loginApple', 'loginFirebase', 'sendPhoneCode', 'logout'] as const)
+      expect(under(API.auth[name].path, COOKIE_PATHS.csrf)).toBe(true);
+    expect(under(API.chat.list.path, COOKIE_PATHS.csrf)).toBe(false);
   });
 });

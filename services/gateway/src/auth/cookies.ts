@@ -1,17 +1,17 @@
 import { PRODUCT_CONSTANTS } from '@app/contracts';
+import { COOKIE_PATHS } from '@app/contracts/gateway';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const ACCESS_TOKEN_COOKIE = 'access_token';
 export const CSRF_COOKIE = 'csrf_token';
-const CSRF_COOKIE_PATH = '/api/v1/auth';
 
 const secure = (request: FastifyRequest) => request.protocol === 'https';
 
 /** The access token, readable only by `GET /api/v1/files/view/...` (images in the page). */
 export function setAccessTokenCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
   reply.setCookie(ACCESS_TOKEN_COOKIE, token, {
-    path: PRODUCT_CONSTANTS.fileViewCookiePath,
+    path: COOKIE_PATHS.fileView,
     maxAge: PRODUCT_CONSTANTS.fileViewCookieMaxAgeSeconds,
     sameSite: 'strict',
     httpOnly: true,
@@ -21,7 +21,7 @@ export function setAccessTokenCookie(request: FastifyRequest, reply: FastifyRepl
 
 export function clearAccessTokenCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(ACCESS_TOKEN_COOKIE, {
-    path: PRODUCT_CONSTANTS.fileViewCookiePath,
+    path: COOKIE_PATHS.fileView,
     sameSite: 'strict',
     httpOnly: true,
     secure: secure(request),
@@ -29,7 +29,7 @@ export function clearAccessTokenCookie(request: FastifyRequest, reply: FastifyRe
 }
 
 export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
-  reply.setCookie(CSRF_COOKIE, token, { path: CSRF_COOKIE_PATH, sameSite: 'strict', httpOnly: true, secure: secure(request) });
+  reply.setCookie(CSRF_COOKIE, token, { path: COOKIE_PATHS.csrf, sameSite: 'strict', httpOnly: true, secure: secure(request) });
 }
 
 /**
@@ -38,7 +38,6 @@ export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, toke
  * hash with the code, so only the browser that asked for a code can complete it.
  */
 export const PHONE_LOGIN_COOKIE = 'phone_login';
-const PHONE_LOGIN_COOKIE_PATH = '/api/v1/auth/callback';
 const NONCE = /^[A-Za-z0-9_-]{32,128}$/;
 
 export function newPhoneLoginNonce(): string {
@@ -58,7 +57,7 @@ export function phoneLoginBindingOf(request: FastifyRequest): string | null {
 
 export function setPhoneLoginCookie(request: FastifyRequest, reply: FastifyReply, nonce: string, maxAgeSeconds: number): void {
   reply.setCookie(PHONE_LOGIN_COOKIE, nonce, {
-    path: PHONE_LOGIN_COOKIE_PATH,
+    path: COOKIE_PATHS.phoneLogin,
     maxAge: maxAgeSeconds,
     sameSite: 'strict',
     httpOnly: true,
@@ -67,5 +66,5 @@ export function setPhoneLoginCookie(request: FastifyRequest, reply: FastifyReply
 }
 
 export function clearPhoneLoginCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.clearCookie(PHONE_LOGIN_COOKIE, { path: PHONE_LOGIN_COOKIE_PATH, sameSite: 'strict', httpOnly: true, secure: secure(request) });
+  reply.clearCookie(PHONE_LOGIN_COOKIE, { path: COOKIE_PATHS.phoneLogin, sameSite: 'strict', httpOnly: true, secure: secure(request) });
 }

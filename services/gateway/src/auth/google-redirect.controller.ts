@@ -1,7 +1,7 @@
 import { Controller, Inject, Query, Req, Res } from '@nestjs/common';
 import { AUTH_RPC, LOGIN_STATE_PATTERN } from '@app/contracts/auth';
-import { API } from '@app/contracts/gateway';
-import { DomainError, RpcCallError, RpcClient } from '@app/platform';
+import { API, COOKIE_PATHS } from '@app/contracts/gateway';
+import { DomainError, publicUrlFor, RpcCallError, RpcClient } from '@app/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -19,7 +19,7 @@ import { GATEWAY_CONFIG } from '../tokens';
 import { deliverLogin, loginSuccessUrl } from './auth.controller';
 
 const STATE_COOKIE = 'google_oauth';
-const STATE_PATH = '/api/v1/auth/google';
+const STATE_PATH = COOKIE_PATHS.googleState;
 const CALLBACK_PATH = API.auth.googleCallback.path;
 
 type StrategyResult = { kind: 'redirect'; url: string } | { kind: 'success'; idToken: string } | { kind: 'fail'; reason: string };
@@ -43,7 +43,7 @@ export class GoogleRedirectController {
         {
           clientID: config.GOOGLE_CLIENT_ID,
           clientSecret: config.GOOGLE_CLIENT_SECRET,
-          callbackURL: config.PUBLIC_URL ? `${config.PUBLIC_URL.replace(/\/$/, '')}${CALLBACK_PATH}` : CALLBACK_PATH,
+          callbackURL: publicUrlFor(config.PUBLIC_URL, CALLBACK_PATH) ?? CALLBACK_PATH,
           authorizationURL: config.GOOGLE_AUTHORIZATION_URL,
           tokenURL: config.GOOGLE_TOKEN_URL,
           proxy: config.TRUST_PROXY,

@@ -149,3 +149,31 @@ describe('TokenVerifier: whether the session still lives', () => {
     expect(auth.statusAsked).toBe(0);
   });
 });
+
+describe('TokenVerifier: a token verified once', () => {
+  it("skips the signature on the same token's next request, but never its expiry nor the session's state", async () => {
+    // The keys are looked up for each signature checked.
+    const keySet = jest.spyOn(verifier as unknown as { keySet: () => unknown }, 'keySet');
+    const once = await token({}, 60);
+    await verifier.verify(once);
+    await verifier.verify(once);
+    expect(keySet).toHaveBeenCalledTimes(1);
+    await verifier.verify(await token({}, 61)); // another token is checked
+    expect(keySet).toHaveBeenCalledTimes(2);
+    // The session ends: the remembered token is refused all the same.
+    await kv.set(sessionStateKey(SESSION), SESSION_STATE.ended, 600);
+    await expect(verifier.verify(once)).rejects.toThrow('session ended');
+  });
+
+  it('refuses a remembered token once it has expired', async () => {
+    const short = await token({}, 5);
+    await verifier.verify(short);
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] });
+    try {
+      jest.setSystemTime(Date.now() + 6_000);
+      await expect(verifier.verify(short)).rejects.toBeInstanceOf(InvalidTokenError);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});

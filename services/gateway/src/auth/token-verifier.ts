@@ -21,6 +21,8 @@ export interface Authenticated {
 export class InvalidTokenError extends Error {}
 
 const KEY_REFRESH_MIN_INTERVAL_MS = 10_000;
+/** Tokens whose signature and claims were checked, remembered at most (then forgotten all at once). */
+const MAX_VERIFIED_TOKENS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -37,6 +39,12 @@ export class TokenVerifier {
   private lastRefresh = 0;
   /** Questions in flight, one per session: a burst of requests asks once. */
   private readonly asking = new Map<string, Promise<boolean>>();
+  /**
+   * Tokens already verified against the current keys, with their payload: the same token's next
+   * request skips the signature (an ECDSA verification, a noticeable share of a reply's start) but
+   * not its expiry, checked each time, nor the session's liveness. Forgotten when the keys change.
+   */
+  private readonly verified = new Map<string, import('jose').JWTPayload>();
 
   constructor(
     @Inject(RpcClient) private readonly rpc: Pick<RpcClient, 'call'>,
@@ -105,12 +113,20 @@ export class TokenVerifier {
   }
 
   private async check(jose: Jose, token: string) {
-    const { jwks, issuer, audience, algorithms } = await this.keySet(jose);
+    const known = this.verified.get(token);
+    if (known && typeof known.exp === 'number' && known.exp > Date.now() / 1000) return known;
+    const keys = this.keySet(jose);
+    const { jwks, issuer, audience, algorithms } = await keys;
     const { payload } = await jose.jwtVerify(token, jwks, { issuer, audience, algorithms, requiredClaims: ['sub', 'exp', 'iat'] });
+    if (this.keys === keys && payload.nbf === undefined) {
+      if (this.verified.size >= MAX_VERIFIED_TOKENS) this.verified.clear();
+      this.verified.set(token, payload);
+    }
     return payload;
   }
 
   private keySet(jose: Jose) {
+    if (!this.keys) this.verified.clear(); // verified against keys that may have changed
     this.keys ??= (async () => {
       this.lastRefresh = Date.now();
       const answer = await this.rpc.call(AUTH_RPC.keys, {}, systemCaller('token-keys'));

@@ -17,7 +17,13 @@ export const MAX_HELD_BYTES = 4 * 1024 * 1024;
 /** An event held while the reader catches up: a text or reasoning delta (joined with the next ones), or a frame. */
 type Held = { delta: 'text' | 'reasoning'; text: string } | { frame: string };
 
-const frameOf = (event: ReplyEvent): string => `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+/** A delta's frame from prefixes built once: the text is the only thing serialised. */
+const DELTA_PREFIX = { text: 'event: text\ndata: {"delta":', reasoning: 'event: reasoning\ndata: {"delta":' } as const;
+const deltaFrame = (kind: 'text' | 'reasoning', delta: string): string => `${DELTA_PREFIX[kind]}${JSON.stringify(delta)}}\n\n`;
+const frameOf = (event: ReplyEvent): string =>
+  event.event === 'text' || event.event === 'reasoning'
+    ? deltaFrame(event.event, event.data.delta)
+    : `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
 
 /**
  * `streaming`: events flow. `failed`: an `error` was sent, only `done` may follow. `ended`: `done`
@@ -140,7 +146,7 @@ export class ReplyStreamWriter {
   }
 
   private takeHeld(): string {
-    const chunk = this.held.map((h) => ('frame' in h ? h.frame : frameOf({ event: h.delta, data: { delta: h.text } }))).join('');
+    const chunk = this.held.map((h) => ('frame' in h ? h.frame : deltaFrame(h.delta, h.text))).join('');
     this.held = [];
     this.heldBytes = 0;
     return chunk;

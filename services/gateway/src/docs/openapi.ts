@@ -1,5 +1,5 @@
 import { ErrorBodySchema } from '@app/contracts';
-import { routeKeyPath, type RouteDeclaration } from '@app/contracts/gateway';
+import { API_PREFIX, routeKeyPath, type RouteDeclaration } from '@app/contracts/gateway';
 import { z } from 'zod';
 
 /** `/api/v1/chats/:chat_id/` as OpenAPI writes it: `/api/v1/chats/{chat_id}`. */
@@ -57,7 +57,7 @@ export function buildOpenApi(routes: readonly RouteDeclaration[], version: strin
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Assistant API', version, description: 'The HTTP surface of the assistant, behind /api/v1.' },
+    info: { title: 'Assistant API', version, description: `The HTTP surface of the assistant, behind ${API_PREFIX}.` },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     paths,
   };

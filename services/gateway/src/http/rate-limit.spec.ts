@@ -1,3 +1,4 @@
+import { API, routeEntries } from '@app/contracts/gateway';
 import { AppLogger } from '@app/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -26,6 +27,20 @@ async function serverWith(perMinute: number, redis?: Redis): Promise<{ app: Fast
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
 describe('registerRateLimits', () => {
+  it("takes each route's stricter limit from its declaration in the contracts", () => {
+    const classed = routeEntries(API).flatMap(([name, route]) => (route.rateLimit ? [`${name}: ${route.rateLimit}`] : []));
+    expect(classed).toEqual([
+      'auth.anon: sign-in',
+      'auth.sendPhoneCode: sign-in',
+      'dev.phoneInbound: texting',
+      'sms.twilioInbound: webhook',
+      'sms.twilioStatus: webhook',
+      'sms.join: texting',
+      'sms.createGroup: texting',
+      'sms.createInvite: texting',
+    ]);
+  });
+
   it('counts per client address and answers with the standard headers, then 429 with Retry-After', async () => {
     const { app } = await serverWith(3);
     const first = await app.inject({ method: 'GET', url: '/api/v1/version/commit', headers: from('203.0.113.1') });

@@ -2,44 +2,28 @@ import type { AppLogger } from '@app/platform';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { declaredRouteOf } from './route-policy';
+import type { RateLimitClass } from '@app/contracts/gateway';
 
 const MINUTE_MS = 60_000;
 
-/** Routes that make an account or text a code: limited more strictly, besides the global limit. */
-export const SIGN_IN_ROUTES: ReadonlySet<string> = new Set(['POST /api/v1/auth/anon', 'POST /api/v1/auth/login/phone_number']);
-
-/** The sign-in routes allow this share of RATE_LIMIT_PER_MINUTE per address (60 a minute with the default 1200). */
-export const SIGN_IN_SHARE = 1 / 20;
-
 /**
- * Routes that make the product text a number someone typed (the public group join), text as a
- * chosen number (the development phone, which makes accounts) or make group invite links and
- * groups: limited more strictly still, besides the global limit (the sms service also limits the
- * texts per number and the groups and links per day).
+ * The stricter limits, by the class a route declares (`rateLimit` in libs/contracts): shares of
+ * RATE_LIMIT_PER_MINUTE per address. `sign-in` and `texting` count besides the global limit;
+ * `webhook` (Twilio's webhooks: every text and delivery report of every user arrives from Twilio's
+ * few addresses) counts instead of it, in a bucket of its own.
  */
-export const TEXTING_ROUTES: ReadonlySet<string> = new Set([
-  'POST /api/v1/sms/group-invites/:invite_id/join',
-  'POST /api/v1/dev/sms/inbound',
-  'POST /api/v1/sms/groups',
-  'POST /api/v1/sms/groups/:channel_url/invites',
-]);
-
-/** The texting routes allow this share of RATE_LIMIT_PER_MINUTE per address (10 a minute with the default 1200). */
-export const TEXTING_SHARE = 1 / 120;
-
-/**
- * Twilio's webhooks: every text and delivery report of every user arrives from Twilio's few
- * addresses, so they are not counted with the browsers' requests (a busy number would be turned
- * away at RATE_LIMIT_PER_MINUTE) but in a bucket of their own, WEBHOOK_SHARE times larger. Each is
- * still signature-checked by the sms service before anything is stored.
- */
-export const WEBHOOK_ROUTES: ReadonlySet<string> = new Set(['POST /api/v1/sms/twilio/inbound', 'POST /api/v1/sms/twilio/status']);
-
-/** The webhooks allow this multiple of RATE_LIMIT_PER_MINUTE per address (12,000 a minute with the default 1200). */
-export const WEBHOOK_SHARE = 10;
+export const RATE_LIMIT_SHARES: Readonly<Record<RateLimitClass, number>> = {
+  /** 60 a minute with the default 1200. */
+  'sign-in': 1 / 20,
+  /** 10 a minute with the default 1200. */
+  texting: 1 / 120,
+  /** 12,000 a minute with the default 1200. */
+  webhook: 10,
+};
 
 export interface RateLimitOptions {
-  /** RATE_LIMIT_PER_MINUTE: requests per client address and minute on /api/v1. */
+  /** RATE_LIMIT_PER_MINUTE: requests per client address and minute on the API. */
   perMinute: number;
   /** Counts in Redis when given (every replica sees the same count), in this process's memory otherwise. */
   redis?: Redis;
@@ -58,9 +42,9 @@ export interface RateVerdict {
 export type RateLimitCheck = (request: FastifyRequest) => Promise<RateVerdict>;
 
 /**
- * The limits of /api/v1, counted by @fastify/rate-limit per client address (an IPv6 address by its
+ * The limits of the API, counted by @fastify/rate-limit per client address (an IPv6 address by its
  * /64) in a fixed window of one minute: RATE_LIMIT_PER_MINUTE for every request, including unknown
- * paths, and a stricter share of it for the sign-in routes and for the routes that send texts. The gateway's onRequest hook asks and
+ * paths, and a stricter share of it for the routes that declare a class (sign-in, texting). The gateway's onRequest hook asks and
  * answers a 429 itself, through the one error mapping. When the store fails (Redis away) the
  * request goes through and a warning is logged, at most once a minute: the limiter must not stop
  * the product; readiness reports Redis, and the sign-in code limits of the auth service still
@@ -73,28 +57,22 @@ export async function registerRateLimits(fastify: FastifyInstance, options: Rate
   });
   const perAddress = (scope: string) => (request: FastifyRequest) => `${scope}:${normalizeIP(request.ip)}`;
   const global = fastify.createRateLimit({ max: options.perMinute, timeWindow: MINUTE_MS, keyGenerator: perAddress('api') });
-  const signIn = fastify.createRateLimit({
-    max: Math.max(1, Math.floor(options.perMinute * SIGN_IN_SHARE)),
-    timeWindow: MINUTE_MS,
-    keyGenerator: perAddress('sign-in'),
-  });
-  const texting = fastify.createRateLimit({
-    max: Math.max(1, Math.floor(options.perMinute * TEXTING_SHARE)),
-    timeWindow: MINUTE_MS,
-    keyGenerator: perAddress('texting'),
-  });
-  const webhooks = fastify.createRateLimit({
-    max: options.perMinute * WEBHOOK_SHARE,
-    timeWindow: MINUTE_MS,
-    keyGenerator: perAddress('webhook'),
-  });
+  const limitOf = (name: RateLimitClass) =>
+    fastify.createRateLimit({
+      max: Math.max(1, Math.floor(options.perMinute * RATE_LIMIT_SHARES[name])),
+      timeWindow: MINUTE_MS,
+      keyGenerator: perAddress(name),
+    });
+  const classes: Record<RateLimitClass, ReturnType<typeof limitOf>> = {
+    'sign-in': limitOf('sign-in'),
+    texting: limitOf('texting'),
+    webhook: limitOf('webhook'),
+  };
   let warnedAt = -Infinity;
 
   return async (request) => {
-    const route = `${request.method} ${request.routeOptions.url ?? ''}`;
-    const limits = [WEBHOOK_ROUTES.has(route) ? webhooks : global];
-    if (SIGN_IN_ROUTES.has(route)) limits.push(signIn);
-    if (TEXTING_ROUTES.has(route)) limits.push(texting);
+    const named = declaredRouteOf(request)?.rateLimit;
+    const limits = named === 'webhook' ? [classes.webhook] : named ? [global, classes[named]] : [global];
     let nearest: { max: number; remaining: number; ttlInSeconds: number; isExceeded: boolean } | undefined;
     for (const limit of limits) {
       let result: Awaited<ReturnType<typeof limit>>;

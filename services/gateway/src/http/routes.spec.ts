@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { HTTP_ROUTES, routeKeyPath, type RouteDeclaration } from '@app/contracts/gateway';
 import { MEMORY_RPC } from '@app/contracts/memory';
-import { AppLogger, CSRF_PROTECTED, KEY_VALUE_STORE, PUBLIC_ROUTE, RUNTIME_ENV, RpcClient } from '@app/platform';
+import { AppLogger, CSRF_PROTECTED, KEY_VALUE_STORE, PUBLIC_ROUTE, RUNTIME_ENV, RpcClient, Throttler } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { GATEWAY_CONTROLLERS } from '../gateway.module';
 import { ReadinessService } from '../health/readiness.service';
@@ -36,6 +36,7 @@ const logger = { log: () => undefined, warn: () => undefined, error: () => undef
     { provide: AppLogger, useValue: logger },
     { provide: GATEWAY_CONFIG, useValue: {} },
     { provide: KEY_VALUE_STORE, useValue: {} },
+    Throttler,
     { provide: RUNTIME_ENV, useValue: {} },
     { provide: BuildInfo, useValue: new BuildInfo('test') },
     { provide: ReadinessService, useValue: {} },

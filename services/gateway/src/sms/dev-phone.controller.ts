@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Controller, Inject, Req } from '@nestjs/common';
+import { Controller, Inject, Req, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { API } from '@app/contracts/gateway';
 import { SMS_CHANNEL_RPC } from '@app/contracts/sms';
-import { DomainError, RUNTIME_ENV, RpcCallError, RpcClient, type RuntimeEnv } from '@app/platform';
+import { DomainError, publicUrlFor, RpcCallError, RpcClient } from '@app/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isLoopbackRequest } from '../account/dev-sms.controller';
 import type { GatewayConfig } from '../config';
+import { DevOnlyGuard } from '../http/dev-only.guard';
 import { callerOf } from '../http/request-context';
 import { Route, ValidBody, type BodyOf } from '../http/route';
 import { GATEWAY_CONFIG } from '../tokens';
@@ -21,20 +21,18 @@ const INBOUND_PATH = API.sms.twilioInbound.path;
  * never in production; 404 otherwise.
  */
 @Controller()
+@UseGuards(DevOnlyGuard)
 export class DevPhoneController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(RUNTIME_ENV) private readonly env: RuntimeEnv,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   @Route(API.dev.phoneInbound)
   async inbound(@ValidBody() body: BodyOf<typeof API.dev.phoneInbound>, @Req() request: FastifyRequest) {
-    if (this.env.NODE_ENV === 'production' || !isLoopbackRequest(request)) throw DomainError.notFound('Not Found');
     const messageSid = `SM${randomBytes(16).toString('hex')}`;
-    const origin = this.config.PUBLIC_URL ? this.config.PUBLIC_URL.replace(/\/$/, '') : `${request.protocol}://${request.headers.host}`;
-    const url = `${origin}${INBOUND_PATH}`;
+    const url = publicUrlFor(this.config.PUBLIC_URL, INBOUND_PATH, `${request.protocol}://${request.headers.host}`);
     let signed: { params: Record<string, string>; signature: string };
     try {
       const to = body.to ?? (await this.rpc.call(SMS_CHANNEL_RPC.service, {}, callerOf(request))).phone_number ?? '';

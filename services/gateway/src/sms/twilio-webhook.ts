@@ -1,14 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { isSafeText } from '@app/contracts';
 import type { TwilioWebhook } from '@app/contracts/sms';
+import { publicUrlFor } from '@app/platform';
 
 /**
  * The URL Twilio signed: PUBLIC_URL (what Twilio was told to call) followed by the path and query
  * the request arrived with; without PUBLIC_URL, the request's own origin (development, tests).
  */
 export function signedUrl(request: FastifyRequest, publicUrl: string | undefined): string {
-  const origin = publicUrl ? publicUrl.replace(/\/$/, '') : `${request.protocol}://${request.headers.host ?? 'localhost'}`;
-  return `${origin}${request.url}`;
+  return publicUrlFor(publicUrl, request.url, `${request.protocol}://${request.headers.host ?? 'localhost'}`);
 }
 
 /**

@@ -18,6 +18,8 @@ describe('WebAssets', () => {
     writeFileSync(join(dist, 'assets/app-1234.js.br'), brotliCompressSync(script));
     writeFileSync(join(dist, 'assets/app-1234.js.gz'), gzipSync(script));
     writeFileSync(join(dist, 'assets/plain-1234.js'), script);
+    writeFileSync(join(dist, 'sw.js'), 'self.skipWaiting();');
+    writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Assistant"}');
     fastify = Fastify();
     await new WebAssets(dist).register(fastify);
     await fastify.ready();
@@ -55,5 +57,16 @@ describe('WebAssets', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.body).toBe(script);
+  });
+
+  it('sends the service worker and the manifest with their types, never cached, so a new build is seen at once', async () => {
+    const worker = await get('/sw.js');
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    const manifest = await get('/manifest.webmanifest');
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
   });
 });

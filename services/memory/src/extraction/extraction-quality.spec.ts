@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { normalizeText, type MemoryExtractor } from './memory-extractor';
-import { applyPlan, planMerge, type MergeCandidate } from './merge-plan';
+import { planMerge, type MergeCandidate } from './merge-plan';
+import { applyPlan } from '../testing/merge-plan.fake';
 import { ModelExtractor } from './model.extractor';
 import { RuleBasedExtractor } from './rule-based.extractor';
 

@@ -5,7 +5,7 @@ import { AppLogger } from '@app/platform';
 import { z } from 'zod';
 import { MemoriesRepository, type MemoryStore } from '../memories/memories.repository';
 import { searchWords } from '../retrieval/retrieval.service';
-import { planMerge } from './merge-plan';
+import { awaitingConfirmation, planMerge } from './merge-plan';
 import { ExtractionAnswerError } from './model.extractor';
 import {
   ExtractedMemorySchema,
@@ -65,9 +65,11 @@ export class ExtractionService {
       subjects: [...new Set(extracted.map((m) => subjectKey(m.subject)).filter((s): s is string => !!s))],
       texts: [...new Set(extracted.map((m) => normalizeText(m.text)))],
     };
-    const applied = await this.store.merge(eventId, exchange.user_id, this.sourceOf(exchange), lookup, (candidates) =>
-      planMerge(candidates, extracted, exchange.user_text),
-    );
+    const applied = await this.store.merge(eventId, exchange.user_id, this.sourceOf(exchange), lookup, (candidates) => {
+      const plan = planMerge(candidates, extracted, exchange.user_text);
+      // Imported history: nothing learnt from it counts until the user confirms it (/confirm-memories).
+      return exchange.unconfirmed ? awaitingConfirmation(plan, candidates) : plan;
+    });
     return applied ? 'applied' : 'duplicate';
   }
 

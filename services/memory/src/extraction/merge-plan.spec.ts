@@ -1,5 +1,5 @@
 import type { ExtractedMemory } from './memory-extractor';
-import { isLessSpecific, planMerge, type MergeCandidate } from './merge-plan';
+import { awaitingConfirmation, isLessSpecific, planMerge, type MergeCandidate } from './merge-plan';
 
 const stored = (id: string, text: string, subjectKey: string | null, fields: Partial<MergeCandidate> = {}): MergeCandidate => ({
   id,
@@ -23,6 +23,17 @@ describe('merging extracted memories with the stored ones', () => {
       ['Lives in Lisbon', 'home', false, true],
       ['Is a parent', 'inference:parent', true, false],
     ]);
+  });
+
+  it('leaves what imported history teaches unconfirmed, and confirms nothing stored through it', () => {
+    const guess = stored('g', 'Is a parent', 'inference:parent', { isInference: true, isConfirmed: false });
+    const candidates = [guess];
+    const plan = planMerge(candidates, [said('Lives in Lisbon', 'home'), said('Is a parent', 'inference:parent')], STATEMENT);
+    // Stated, it would be confirmed (and the guess too); from an import, neither is.
+    expect(plan.inserts.map((m) => m.isConfirmed)).toEqual([true]);
+    const imported = awaitingConfirmation(plan, candidates);
+    expect(imported.inserts.map((m) => [m.text, m.isConfirmed])).toEqual([['Lives in Lisbon', false]]);
+    expect(imported.updates.map((u) => [u.id, u.fields.isConfirmed])).toEqual(plan.updates.map((u) => [u.id, false]));
   });
 
   it('drops the same text, whatever its case or punctuation', () => {

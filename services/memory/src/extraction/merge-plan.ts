@@ -113,11 +113,14 @@ export function planMerge(existing: readonly MergeCandidate[], extracted: readon
   };
 }
 
-/** Applies a plan to memories held in memory (the quality test and the unit tests' fake store use it). */
-export function applyPlan<T extends MergeCandidate>(memories: T[], plan: MergePlan, create: (fields: MemoryFields) => T): T[] {
-  const out = memories.map((m) => {
-    const update = plan.updates.find((u) => u.id === m.id);
-    return update ? { ...m, ...update.fields } : m;
-  });
-  return [...out, ...plan.inserts.map(create)];
+/**
+ * A plan for what was learnt from imported history (issue 25): new memories wait for the user's
+ * confirmation, and nothing stored is confirmed by it (a stored memory keeps its own state).
+ */
+export function awaitingConfirmation(plan: MergePlan, candidates: MergeCandidate[]): MergePlan {
+  const confirmed = new Map(candidates.map((c) => [c.id, c.isConfirmed]));
+  return {
+    inserts: plan.inserts.map((fields) => ({ ...fields, isConfirmed: false })),
+    updates: plan.updates.map(({ id, fields }) => ({ id, fields: { ...fields, isConfirmed: confirmed.get(id) ?? false } })),
+  };
 }

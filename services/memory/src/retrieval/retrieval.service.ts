@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import type { RelevantMemory } from '@app/contracts/memory';
-import { MemoriesRepository, type MemoryStore, type SearchHit, type StoredMemory } from '../memories/memories.repository';
+import { MemoriesRepository, type MemoryStore, type RetrievedMemory, type SearchHit } from '../memories/memories.repository';
 
 /** How many full-text matches are re-ranked (by confidence and recency) before the best are kept. */
 export const CANDIDATES = 32;
@@ -38,21 +38,21 @@ export function isAboutUser(query: string): boolean {
  * confirmed counts more than a guess waiting for them) and by recency (a memory fades to half its
  * weight, never below).
  */
-export function scoreOf(hit: SearchHit, now: Date): number {
+export function scoreOf(hit: SearchHit<RetrievedMemory>, now: Date): number {
   const ageDays = Math.max(0, now.getTime() - hit.memory.updatedAt.getTime()) / DAY_MS;
   const recency = 0.5 + 0.5 * Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
   const confidence = hit.memory.isConfirmed ? 1 : UNCONFIRMED_WEIGHT;
   return hit.textRank * confidence * recency;
 }
 
-export function rank(hits: SearchHit[], now: Date): StoredMemory[] {
+export function rank<M extends RetrievedMemory>(hits: SearchHit<M>[], now: Date): M[] {
   return hits
     .map((hit) => ({ hit, score: scoreOf(hit, now) }))
     .sort((a, b) => b.score - a.score || b.hit.memory.updatedAt.getTime() - a.hit.memory.updatedAt.getTime())
     .map(({ hit }) => hit.memory);
 }
 
-const relevant = (memory: StoredMemory): RelevantMemory => ({
+const relevant = (memory: RetrievedMemory): RelevantMemory => ({
   user_memory_id: memory.id,
   text: memory.text,
   is_confirmed: memory.isConfirmed,
@@ -69,11 +69,13 @@ export class RetrievalService {
   async relevant(caller: Caller, query: string, limit: number, now = new Date()): Promise<{ memories: RelevantMemory[] }> {
     if (!caller.user_id) return { memories: [] };
     const userId = caller.user_id;
-    // A question about the user reads their latest memories too, in parallel (used only when the matches fall short).
-    const [hits, latest] = await Promise.all([
-      this.store.search(userId, searchWords(query), Math.max(CANDIDATES, limit)),
-      isAboutUser(query) ? this.store.recent(userId, limit) : [],
-    ]);
+    // A question about the user reads their latest memories too, in the same statement (used only when the matches fall short).
+    const { hits, latest } = await this.store.relevant(
+      userId,
+      searchWords(query),
+      Math.max(CANDIDATES, limit),
+      isAboutUser(query) ? limit : 0,
+    );
     const found = rank(hits, now).slice(0, limit);
     if (found.length < limit) {
       const ids = new Set(found.map((m) => m.id));

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { CHAT_RPC, type FileReference } from '@app/contracts/chat';
 import { FILES_RPC } from '@app/contracts/files';
-import { AppLogger, RpcCallError, RpcClient, SERVICE_CONFIG } from '@app/platform';
+import { AppLogger, publicUrlFor, RpcCallError, RpcClient, SERVICE_CONFIG } from '@app/platform';
 import type { SmsConfig } from '../config';
 
 /** What the chat service answered to a text. */
@@ -83,7 +83,7 @@ export class AssistantClient {
         { object_store_object_id: file.object_store_object_id, preview_resolution: 64 },
         caller,
       );
-      return `${this.config.PUBLIC_URL.replace(/\/$/, '')}${signed.presigned_url}`;
+      return publicUrlFor(this.config.PUBLIC_URL, signed.presigned_url);
     } catch (error) {
       this.logger.warn({ msg: 'No link for a generated image', error: String(error) }, 'AssistantClient');
       return null;

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppLogger, SERVICE_CONFIG } from '@app/platform';
+import { API } from '@app/contracts/gateway';
+import { AppLogger, publicUrlFor, SERVICE_CONFIG } from '@app/platform';
 import type { SmsConfig } from '../config';
 import { SMS_SENDER, SmsSendError, type OutgoingSms, type SmsSender } from '../sms/senders/sms-sender';
 import { destinationRefusal, type DestinationPolicy } from './destinations';
@@ -50,7 +51,7 @@ export class OutboundQueue {
     @Inject(SendCeiling) private readonly ceiling: Pick<SendCeiling, 'reserve'>,
     private readonly logger: AppLogger,
   ) {
-    this.statusCallback = config.PUBLIC_URL ? `${config.PUBLIC_URL.replace(/\/$/, '')}/api/v1/sms/twilio/status` : undefined;
+    this.statusCallback = publicUrlFor(config.PUBLIC_URL, API.sms.twilioStatus.path);
   }
 
   /**

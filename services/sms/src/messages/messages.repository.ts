@@ -25,14 +25,6 @@ export class MessagesRepository {
     await this.messages.update({ id }, outcome);
   }
 
-  /** Whether a number texted STOP (and not START since): `sms_number.opted_out`, false for a number never seen. */
-  async optedOut(phoneNumber: string): Promise<boolean> {
-    const [row]: { opted_out: boolean }[] = await this.messages.manager.query('SELECT opted_out FROM sms_number WHERE phone_number = $1', [
-      phoneNumber,
-    ]);
-    return row?.opted_out ?? false;
-  }
-
   /** The newest messages a provider handled for one number, newest first. */
   newestTo(provider: string, toNumber: string, limit: number): Promise<OutboundMessageEntity[]> {
     return this.messages.find({ where: { provider, toNumber }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });

@@ -6,6 +6,7 @@ import type { SmsConfig } from '../config';
 import { maskCodes } from '../sms/mask-codes';
 import { SendCeiling } from '../channel/send-ceiling';
 import { SMS_SENDER, SmsSendError, type OutgoingSms, type SmsSender } from '../sms/senders/sms-sender';
+import { NumbersRepository } from '../channel/store/numbers.repository';
 import { MessagesRepository } from './messages.repository';
 import type { OutboundMessageEntity } from './outbound-message.entity';
 
@@ -30,6 +31,7 @@ export class MessagesService implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     @Inject(SMS_SENDER) private readonly sender: SmsSender,
     private readonly messages: MessagesRepository,
+    @Inject(NumbersRepository) private readonly numbers: Pick<NumbersRepository, 'number'>,
     @Inject(SERVICE_CONFIG)
     private readonly config: Pick<
       SmsConfig,
@@ -56,7 +58,7 @@ export class MessagesService implements OnApplicationBootstrap, OnApplicationShu
   async send(sms: SmsRequest): Promise<SmsMessage> {
     // After STOP nothing at all is texted, sign-in codes included (the auth service asks first;
     // this holds whoever asks).
-    if (sms.purpose === 'login_code' && (await this.messages.optedOut(sms.to))) {
+    if (sms.purpose === 'login_code' && (await this.optedOut(sms.to))) {
       throw DomainError.conflict(optedOutOfTextsDetail(this.serviceNumber));
     }
     // The operator's ceiling holds for these texts too: past it, the caller is asked to come back.
@@ -84,10 +86,15 @@ export class MessagesService implements OnApplicationBootstrap, OnApplicationShu
 
   /** Whether a number opted out of texts, and the number it texts START to. */
   async optOut(phoneNumber: string): Promise<{ opted_out: boolean; service_number: string }> {
-    return { opted_out: await this.messages.optedOut(phoneNumber), service_number: this.serviceNumber };
+    return { opted_out: await this.optedOut(phoneNumber), service_number: this.serviceNumber };
   }
 
   /** The number texts come from (and STOP and START go to). */
+  /** Whether the number texted STOP (the number's row, kept by the text channel). */
+  private async optedOut(phoneNumber: string): Promise<boolean> {
+    return (await this.numbers.number(phoneNumber))?.optedOut ?? false;
+  }
+
   private get serviceNumber(): string {
     return this.sender.provider === 'twilio' && this.config.TWILIO_FROM_NUMBER
       ? this.config.TWILIO_FROM_NUMBER

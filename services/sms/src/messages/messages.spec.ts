@@ -13,14 +13,15 @@ import { MessagesService } from './messages.service';
 import type { OutboundMessageEntity } from './outbound-message.entity';
 import { SmsUserData } from './sms-user-data';
 
-type Repo = Pick<MessagesRepository, 'insert' | 'recordOutcome' | 'newestTo' | 'linkToUser' | 'deleteTo' | 'deleteOlderThan' | 'optedOut'>;
+type Repo = Pick<MessagesRepository, 'insert' | 'recordOutcome' | 'newestTo' | 'linkToUser' | 'deleteTo' | 'deleteOlderThan'>;
 
 class FakeRepository implements Repo {
   rows: OutboundMessageEntity[] = [];
   /** Numbers that texted STOP. */
   stopped = new Set<string>();
-  async optedOut(phoneNumber: string): Promise<boolean> {
-    return this.stopped.has(phoneNumber);
+  /** The number's row as NumbersRepository reads it (only its opt-out matters here). */
+  async number(phoneNumber: string) {
+    return this.stopped.has(phoneNumber) ? { userId: null, optedOut: true } : null;
   }
   clock = Date.parse('2025-01-01T00:00:00Z');
 
@@ -102,6 +103,7 @@ function setup(provider: 'console' | 'twilio', config: Partial<Config> = {}) {
   const service = new MessagesService(
     sender,
     repository as unknown as MessagesRepository,
+    repository,
     { ...DEV, ...config },
     capture().logger,
     ceiling,

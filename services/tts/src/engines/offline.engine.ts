@@ -36,6 +36,7 @@ export interface OfflineEngineOptions {
  */
 export class OfflineSpeechEngine implements SpeechEngine {
   readonly name = 'offline' as const;
+  readonly takesModelSetting = false;
   private readonly queue: FairQueue;
 
   constructor(

@@ -24,12 +24,15 @@ export function providerFailure(error: unknown, what: string): SpeechEngineError
  */
 export class OpenAiSpeechEngine implements SpeechEngine {
   private readonly client: OpenAI;
+  /** OpenAI's model names are the ones the voice settings offer; a compatible server has its own. */
+  readonly takesModelSetting: boolean;
 
   constructor(
     readonly name: 'openai' | 'openai-compatible',
     access: ProviderAccess,
     timeoutMs: number,
   ) {
+    this.takesModelSetting = name === 'openai';
     this.client = new OpenAI({ apiKey: access.apiKey, baseURL: access.baseURL, maxRetries: 0, timeout: timeoutMs });
   }
 

@@ -1,5 +1,6 @@
 import type { SpeechFormat, TtsEngineName, Voices } from '@app/contracts/tts';
 import type { TtsVoice } from '@app/contracts/insider-config';
+import { DomainError, type AppLogger } from '@app/platform';
 
 /** What an engine is asked to speak (the text already checked, and normalised when asked). */
 export interface SpeechJob {
@@ -28,6 +29,11 @@ export interface SpeechEngine {
   readonly name: TtsEngineName;
   /** The one model the engine speaks with, when it has one (the offline voice): recorded in the cache key. */
   readonly model?: string;
+  /**
+   * Whether the user's voice setting `openai_model` names this engine's model (OpenAI's own TTS
+   * models); otherwise the engine's `model`, the request's, or TTS_DEFAULT_MODEL.
+   */
+  readonly takesModelSetting: boolean;
   /** The TTS_VOICES ids as this engine speaks them. */
   voices(): Voices;
   /** Throws SpeechEngineError when the engine fails, a DomainError (422) for a format it cannot make. */
@@ -52,6 +58,17 @@ export class SpeechEngineError extends Error {
     this.undecodable = options.undecodable ?? false;
     this.name = 'SpeechEngineError';
   }
+}
+
+/**
+ * An engine's failure as the answer (speech and transcription alike): a SpeechEngineError is a 502
+ * with our sentence, the provider's own words kept out of the answer and the log keeping only their
+ * kind; any other error passes through as it is.
+ */
+export function engineFailureAnswer(error: unknown, logger: Pick<AppLogger, 'warn'>, msg: string): unknown {
+  if (!(error instanceof SpeechEngineError)) return error;
+  logger.warn({ msg, detail: error.detail, cause: (error.cause as Error | undefined)?.name }, 'Speech');
+  return new DomainError('unavailable', `${error.detail} Please try again.`, 502);
 }
 
 /** What the voice picker shows for a voice, per language. */

@@ -1,7 +1,7 @@
 import type { Caller } from '@app/contracts';
 import { CHAT_RPC } from '@app/contracts/chat';
 import type { SpeechChunk, SpeechRequest, Voices } from '@app/contracts/tts';
-import { AppLogger, DomainError, MemoryStore } from '@app/platform';
+import { AppLogger, DomainError, MemoryStore, Throttler } from '@app/platform';
 import { lastValueFrom, toArray } from 'rxjs';
 import type { AudioCacheStore, CachedAudio, NewCachedAudio } from '../cache/audio-cache.repository';
 import type { TtsConfig } from '../config';
@@ -19,6 +19,7 @@ const request = (fields: Partial<SpeechRequest> = {}): SpeechRequest => ({
 
 class FakeEngine implements SpeechEngine {
   readonly name = 'openai' as const;
+  readonly takesModelSetting = true;
   jobs: SpeechJob[] = [];
   failWith: Error | null = null;
   voices(): Voices {
@@ -79,7 +80,7 @@ describe('SpeechService', () => {
     engine = new FakeEngine();
     cache = new FakeCache();
     rpc = new FakeRpc();
-    const limiter = new VoiceRateLimiter(new MemoryStore(), config);
+    const limiter = new VoiceRateLimiter(new Throttler(new MemoryStore()), config);
     service = new SpeechService(engine, cache, rpc, limiter, config, new AppLogger({ level: 'error' } as never));
   });
 

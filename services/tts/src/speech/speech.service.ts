@@ -3,14 +3,13 @@ import type { Caller } from '@app/contracts';
 import { CHAT_RPC } from '@app/contracts/chat';
 import { DEFAULT_AI_VOICE_CONFIG, INSIDER_CONFIG_RPC, type AiVoiceConfig } from '@app/contracts/insider-config';
 import { AUDIO_TRANSFER, SPEECH_LIMITS, type SpeechChunk, type SpeechRequest, type Voices } from '@app/contracts/tts';
-import { AppLogger, DomainError, rechunk, RpcClient, SERVICE_CONFIG, userIdOf } from '@app/platform';
+import { AppLogger, DomainError, observeGenerator, rechunk, RpcClient, SERVICE_CONFIG, userIdOf } from '@app/platform';
 import { createHash } from 'node:crypto';
 import type { Observable } from 'rxjs';
 import { AudioCacheRepository, type AudioCacheStore, type CachedAudio } from '../cache/audio-cache.repository';
 import type { TtsConfig } from '../config';
-import { SPEECH_ENGINE, SpeechEngineError, type SpeechEngine, type SpeechJob } from '../engines/speech-engine';
+import { engineFailureAnswer, SPEECH_ENGINE, type SpeechEngine, type SpeechJob } from '../engines/speech-engine';
 import { normalizeTextForReading } from '../text/normalize';
-import { observableOf } from './observable';
 import { VoiceRateLimiter } from './rate-limiter';
 
 export const TEXT_TOO_LONG = `text: at most ${SPEECH_LIMITS.textMaxChars} characters can be read at once`;
@@ -52,7 +51,7 @@ export class SpeechService implements OnModuleInit, OnApplicationShutdown {
   }
 
   synthesize(caller: Caller, request: SpeechRequest): Observable<SpeechChunk> {
-    return observableOf((signal) => this.frames(caller, request, signal));
+    return observeGenerator((signal) => this.frames(caller, request, signal));
   }
 
   private async *frames(caller: Caller, request: SpeechRequest, signal: AbortSignal): AsyncGenerator<SpeechChunk> {
@@ -134,7 +133,7 @@ export class SpeechService implements OnModuleInit, OnApplicationShutdown {
     const model =
       this.engine.model ??
       request.openai_model ??
-      (this.engine.name === 'openai' ? settings?.openai_model : undefined) ??
+      (this.engine.takesModelSetting ? settings?.openai_model : undefined) ??
       this.config.TTS_DEFAULT_MODEL;
     return { text, voice, speed, model, format: request.format };
   }
@@ -163,11 +162,8 @@ export class SpeechService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** 502 with our sentence; the provider's own words stay out of the answer and the log keeps only their kind. */
   private engineFailure(error: unknown): unknown {
-    if (!(error instanceof SpeechEngineError)) return error;
-    this.logger.warn({ msg: 'Speech engine failed', detail: error.detail, cause: (error.cause as Error | undefined)?.name }, 'Speech');
-    return new DomainError('unavailable', `${error.detail} Please try again.`, 502);
+    return engineFailureAnswer(error, this.logger, 'Speech engine failed');
   }
 }
 

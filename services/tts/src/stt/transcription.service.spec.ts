@@ -1,6 +1,6 @@
 import type { Caller } from '@app/contracts';
 import { AUDIO_TRANSFER, STT_NOT_CONFIGURED, type SttAudioType } from '@app/contracts/tts';
-import { AppLogger, DomainError, type KeyValueStore } from '@app/platform';
+import { AppLogger, DomainError, Throttler, type KeyValueStore } from '@app/platform';
 import type { TtsConfig } from '../config';
 import { SpeechEngineError } from '../engines/speech-engine';
 import { TOO_MANY_VOICE_REQUESTS, VoiceRateLimiter } from '../speech/rate-limiter';
@@ -81,7 +81,7 @@ describe('TranscriptionService', () => {
   beforeEach(() => {
     kv = new FakeKv();
     transcriber = new FakeTranscriber();
-    limiter = new VoiceRateLimiter(kv, config);
+    limiter = new VoiceRateLimiter(new Throttler(kv), config);
     service = make(transcriber);
   });
 

@@ -4,7 +4,7 @@ import { AUDIO_TRANSFER, STT_AUDIO_TYPES, STT_NOT_CONFIGURED, type SttAudioType,
 import { AppLogger, DomainError, KEY_VALUE_STORE, SERVICE_CONFIG, userIdOf, type KeyValueStore } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import type { TtsConfig } from '../config';
-import { SpeechEngineError } from '../engines/speech-engine';
+import { engineFailureAnswer, SpeechEngineError } from '../engines/speech-engine';
 import { VoiceRateLimiter } from '../speech/rate-limiter';
 import { TRANSCRIBER, type Transcriber } from './transcriber';
 
@@ -97,10 +97,12 @@ export class TranscriptionService {
     try {
       return { text: (await this.transcriber.transcribe(audio, recording.type)).trim() };
     } catch (error) {
-      if (!(error instanceof SpeechEngineError)) throw error;
-      this.logger.warn({ msg: 'Transcription failed', detail: error.detail, cause: (error.cause as Error | undefined)?.name }, 'Speech');
-      if (error.undecodable) throw new DomainError('validation_failed', 'The recording could not be understood as audio.');
-      throw new DomainError('unavailable', `${error.detail} Please try again.`, 502);
+      const answer = engineFailureAnswer(error, this.logger, 'Transcription failed');
+      // The provider could not read what it was sent: the client's recording, a 422.
+      if (error instanceof SpeechEngineError && error.undecodable) {
+        throw new DomainError('validation_failed', 'The recording could not be understood as audio.');
+      }
+      throw answer;
     }
   }
 

@@ -3,45 +3,52 @@ import { HEADERS } from '@app/contracts/common/constants';
 import { API } from '@app/contracts/gateway';
 import { routeUrl, type RouteInput, type RouteResponse, type RouteTarget } from '@app/contracts/gateway/route';
 import type { z } from 'zod';
-import { apiCall, apiErrorOf, apiFetch, ApiError, routeCall } from '../../common/api/http';
+import { ApiError, call } from '../../common/api/http';
 
 export type AppleConfig = z.infer<typeof AppleConfigSchema>;
 export type FirebaseConfig = z.infer<typeof FirebaseConfigSchema>;
 
 export const CSRF_FAILURE = 'Failed to fetch CSRF token';
 
+/**
+ * The sign-in calls are public: made without a login, and a 401 is an ordinary failure (the token
+ * they would lose is the one being made or checked). Credentials (the cookies) are sent.
+ */
+const signIn = { public: true } as const;
+const withCsrf = (csrfToken: string) => ({ ...signIn, extraHeaders: { [HEADERS.csrfToken]: csrfToken } });
+
 /** POST /auth/anon: a new guest and their token. */
 export function createAnonymousUser(): Promise<LoginResult> {
-  return apiCall(API.auth.anon, {}, { bearer: false });
+  return call(API.auth.anon, {}, { ...signIn, bearer: false });
 }
 
 /** GET /auth/me with a given token (the one being validated). */
 export async function fetchMe(token: string): Promise<User> {
-  return apiCall(API.auth.me, {}, { headers: { authorization: `Bearer ${token}` } });
+  return call(API.auth.me, {}, { ...signIn, headers: { authorization: `Bearer ${token}` } });
 }
 
 /** GET /auth/csrf-token: the token is read from the X-CSRF-Token response header. */
 export async function fetchCsrfToken(): Promise<string> {
-  let response: Response;
+  let token: string | null;
   try {
-    const call = routeCall(API.auth.csrfToken, {}, { bearer: false, cache: 'no-store' });
-    response = await apiFetch(call.url, call.init);
+    token = await call(
+      API.auth.csrfToken,
+      {},
+      { ...signIn, bearer: false, cache: 'no-store', read: (r) => r.headers.get(HEADERS.csrfToken) },
+    );
   } catch {
     throw new Error(CSRF_FAILURE);
   }
-  const token = response.headers.get(HEADERS.csrfToken);
-  if (!response.ok || !token) throw new Error(CSRF_FAILURE);
+  if (!token) throw new Error(CSRF_FAILURE);
   return token;
 }
 
 export function fetchSessionId(): Promise<{ session_id: string }> {
-  return apiCall(API.auth.sessionId, {});
+  return call(API.auth.sessionId, {});
 }
 
 export async function logoutOnServer(csrfToken: string | null): Promise<void> {
-  const call = routeCall(API.auth.logout, { body: {} }, { extraHeaders: csrfToken ? { [HEADERS.csrfToken]: csrfToken } : {} });
-  const response = await apiFetch(call.url, call.init);
-  if (!response.ok) throw await apiErrorOf(response);
+  await call(API.auth.logout, { body: {} }, { ...signIn, extraHeaders: csrfToken ? { [HEADERS.csrfToken]: csrfToken } : {} });
 }
 
 export type LoginContext = { inviteLinkId?: string | null; campaignName?: string | null };
@@ -56,7 +63,7 @@ export function sendPhoneCode(
     invite_link_id: context.inviteLinkId ?? undefined,
     campaign_name: context.campaignName ?? undefined,
   };
-  return apiCall(API.auth.sendPhoneCode, { body }, { extraHeaders: { [HEADERS.csrfToken]: csrfToken } });
+  return call(API.auth.sendPhoneCode, { body }, withCsrf(csrfToken));
 }
 
 /**
@@ -81,10 +88,7 @@ const signUpContext = (context: LoginContext) => ({
 /** A provider's public configuration, or null when it is not configured (404) or unreachable. */
 async function providerConfig<R extends RouteTarget>(route: R): Promise<RouteResponse<R> | null> {
   try {
-    const call = routeCall(route, {} as RouteInput<R>, { bearer: false });
-    const response = await apiFetch(call.url, call.init);
-    if (!response.ok) return null;
-    return (await response.json()) as RouteResponse<R>;
+    return await call(route, {} as RouteInput<R>, { ...signIn, bearer: false });
   } catch {
     return null;
   }
@@ -94,10 +98,8 @@ export const fetchGoogleConfig = () => providerConfig(API.auth.googleConfig);
 export const fetchAppleConfig = (): Promise<AppleConfig | null> => providerConfig(API.auth.appleConfig);
 export const fetchFirebaseConfig = (): Promise<FirebaseConfig | null> => providerConfig(API.auth.firebaseConfig);
 
-const withCsrf = (csrfToken: string) => ({ extraHeaders: { [HEADERS.csrfToken]: csrfToken } });
-
 export const loginWithGoogle = (code: string, csrf: string, context: LoginContext = {}) =>
-  apiCall(
+  call(
     API.auth.loginGoogle,
     { body: { code, invite_link_id: context.inviteLinkId ?? null, campaign_name: context.campaignName ?? undefined } },
     withCsrf(csrf),
@@ -108,14 +110,14 @@ export const loginWithApple = (
   csrf: string,
   context: LoginContext = {},
 ) =>
-  apiCall(
+  call(
     API.auth.loginApple,
     { body: { ...body, invite_link_id: context.inviteLinkId ?? null, campaign_name: context.campaignName ?? undefined } },
     withCsrf(csrf),
   );
 
 export const loginWithFirebase = (idToken: string, provider: string, csrf: string, context: LoginContext = {}) =>
-  apiCall(
+  call(
     API.auth.loginFirebase,
     {
       body: { id_token: idToken, provider, invite_link_id: context.inviteLinkId ?? null, campaign_name: context.campaignName ?? undefined },
@@ -129,9 +131,8 @@ export const devSmsInboxUrl = (phoneNumber: string) => routeUrl(API.dev.smsInbox
 /** Whether the development SMS inbox is on here (embedded mode with the console sink, asked from this machine). */
 export async function devSmsInboxAvailable(phoneNumber: string): Promise<boolean> {
   try {
-    const call = routeCall(API.dev.smsMessages, { query: { to: phoneNumber } }, { bearer: false, cache: 'no-store' });
-    const response = await apiFetch(call.url, call.init);
-    return response.status === 200;
+    const input = { query: { to: phoneNumber } };
+    return await call(API.dev.smsMessages, input, { ...signIn, bearer: false, cache: 'no-store', read: (r) => r.status === 200 });
   } catch {
     return false;
   }

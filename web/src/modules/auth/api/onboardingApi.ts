@@ -1,8 +1,7 @@
 import { API } from '@app/contracts/gateway';
-import { routeCall } from '../../common/api/http';
-import { writeCall } from '../../common/api/dataCall';
+import { call } from '../../common/api/http';
 
 /** Confirms the age (403 with a clear message under 18). */
-export const confirmAge = (birthDate: string) => writeCall(routeCall(API.onboarding.age, { body: { birth_date: birthDate } }));
-export const saveProfile = (name: string) => writeCall(routeCall(API.onboarding.profile, { body: { name } }));
-export const finishOnboarding = () => writeCall(routeCall(API.onboarding.done, {}));
+export const confirmAge = (birthDate: string) => call(API.onboarding.age, { body: { birth_date: birthDate } });
+export const saveProfile = (name: string) => call(API.onboarding.profile, { body: { name } });
+export const finishOnboarding = () => call(API.onboarding.done, {});

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { readCall, writeCall } from '../../common/api/dataCall';
+import { deleteConversation, fetchConversations } from '../../chat/api/chatApi';
 import { guestUser, json, mockFetch, registeredUser } from '../../../test/fetchMock';
 import { authStatusOf, authStore, completesSignIn, loginWithToken, logout, onLogin, startAuth } from './authStore';
 
@@ -161,13 +161,13 @@ describe('logout and 401 (sections 4 and 8)', () => {
       'GET /api/v1/chats/': json(401, { detail: 'ended' }),
       'POST /api/v1/auth/logout': json(200, { logged_out: true }),
     });
-    await expect(readCall('/api/v1/chats/', [], 'Failed to fetch conversations')).resolves.toEqual([]);
+    await expect(fetchConversations()).resolves.toEqual([]);
     expect(api.called('POST /api/v1/auth/logout')).toHaveLength(1);
     expect(authStore.get().isLoggedIn).toBe(false);
 
     authStore.set({ isLoggedIn: true, accessToken: 'tok', user: registeredUser });
     mockFetch({ 'DELETE /api/v1/chats/c1': json(401, { detail: 'ended' }), 'POST /api/v1/auth/logout': json(200, { logged_out: true }) });
-    await expect(writeCall('/api/v1/chats/c1', { method: 'DELETE' }, 'Failed to delete conversation')).rejects.toThrow('Unauthorized');
+    await expect(deleteConversation('c1')).rejects.toThrow(/^Unauthorized$/);
     expect(authStore.get().isLoggedIn).toBe(false);
   });
 });

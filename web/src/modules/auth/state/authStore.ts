@@ -1,6 +1,5 @@
 import type { User } from '@app/contracts/auth';
-import { setAuthGate } from '../../common/api/dataCall';
-import { ApiError, setRequestIdentity } from '../../common/api/http';
+import { ApiError, setAuthGate, setRequestIdentity } from '../../common/api/http';
 import { createStore, useStore } from '../../common/state/createStore';
 import { readStorage, removeStorage, STORAGE_KEYS, writeStorage } from '../../common/utils/storage';
 import {
@@ -212,21 +211,6 @@ export async function continueAsGuest(): Promise<boolean> {
   rememberUser(session.token, session.user);
   afterLogin(session.user);
   return true;
-}
-
-/** Re-validates the token and updates the user. */
-export async function refreshUser(): Promise<User | null> {
-  const token = authStore.get().accessToken;
-  if (!token) return null;
-  try {
-    const user = await fetchMe(token);
-    authStore.set({ user });
-    return user;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) await logout();
-    else console.error('Failed to refresh the user', error);
-    return null;
-  }
 }
 
 /** Replaces the user with a server answer (onboarding calls answer the user). */

@@ -10,11 +10,6 @@ const PHONE_KEY = 'login_phone_number';
 /** codeSent: a code texted to it may still be entered (false once the server said to ask for a new one). */
 export type PendingPhoneLogin = { phoneNumber: string; campaignName: string | null; codeSent: boolean };
 
-/** The number as the server reads it: spaces, dots, dashes and brackets dropped. */
-export function normalizePhoneNumber(input: string): string {
-  return input.trim().replace(/[\s().-]/g, '');
-}
-
 /** A code was texted to this number: kept so that the code step comes back after the callback. */
 export function rememberPhoneLogin(pending: PendingPhoneLogin): void {
   writeStorage(PHONE_KEY, JSON.stringify(pending), 'session');

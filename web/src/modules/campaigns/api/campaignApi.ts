@@ -1,4 +1,5 @@
 import { API } from '@app/contracts/gateway';
-import { apiCall } from '../../common/api/http';
+import { call } from '../../common/api/http';
 
-export const fetchCampaign = (name: string) => apiCall(API.account.campaign, { params: { campaign_name: name } }, { bearer: false });
+export const fetchCampaign = (name: string) =>
+  call(API.account.campaign, { params: { campaign_name: name } }, { public: true, bearer: false });

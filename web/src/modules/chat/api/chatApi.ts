@@ -1,55 +1,61 @@
 import type { FileReference, Message, ReplyEvent } from '@app/contracts/chat';
 import { API } from '@app/contracts/gateway';
-import { readCall, writeCall } from '../../common/api/dataCall';
-import { routeUrl } from '@app/contracts/gateway/route';
-import { apiErrorOf, apiFetch, jsonBody, routeCall } from '../../common/api/http';
+import { ApiError, call } from '../../common/api/http';
 import { createSseParser } from '../utils/sse';
 
 export const FAILED_CONVERSATIONS = 'Failed to fetch conversations';
 export const FAILED_MESSAGES = 'Failed to fetch messages';
 export const FAILED_DELETE = 'Failed to delete conversation';
 
-export const fetchConversations = () => readCall(routeCall(API.chat.list, {}), [], FAILED_CONVERSATIONS);
+export const fetchConversations = () => call(API.chat.list, {}, { orElse: [], failure: FAILED_CONVERSATIONS });
 
 /** The caller's messages of some conversations (hidden ones are dropped). */
 export async function fetchMessages(chatIds?: string[]): Promise<Message[]> {
   const query = { chat_ids: chatIds?.length ? chatIds.join(',') : undefined };
-  const messages = await readCall(routeCall(API.chat.messages, { query }), [], FAILED_MESSAGES);
+  const messages = await call(API.chat.messages, { query }, { orElse: [], failure: FAILED_MESSAGES });
   return messages.filter((message) => !message.hidden);
 }
 
-export const deleteConversation = (chatId: string) => writeCall(routeCall(API.chat.remove, { params: { chat_id: chatId } }), FAILED_DELETE);
+export const deleteConversation = (chatId: string) => call(API.chat.remove, { params: { chat_id: chatId } }, { failure: FAILED_DELETE });
 
-export const createConversation = (title?: string | null, temporary = false) =>
-  writeCall(routeCall(API.chat.create, { body: { ...(title ? { conversation_title: title } : {}), ...(temporary ? { temporary } : {}) } }));
+/** A new conversation: temporary, or in one of the caller's projects (never both). */
+export const createConversation = (title?: string | null, temporary = false, projectId: string | null = null) =>
+  call(API.chat.create, {
+    body: {
+      ...(title ? { conversation_title: title } : {}),
+      ...(temporary ? { temporary } : {}),
+      ...(projectId && !temporary ? { project_id: projectId } : {}),
+    },
+  });
 
-export const updateConversation = (chatId: string, patch: { conversation_title?: string; last_active_message_id?: string }) =>
-  writeCall(routeCall(API.chat.update, { params: { chat_id: chatId }, body: patch }));
+export const updateConversation = (
+  chatId: string,
+  patch: { conversation_title?: string; last_active_message_id?: string; project_id?: string | null },
+) => call(API.chat.update, { params: { chat_id: chatId }, body: patch });
 
 export const setFeedback = (messageId: string, feedback: 'like' | 'dislike' | null, verboseFeedback?: string | null) =>
-  writeCall(
-    routeCall(API.chat.feedback, {
-      params: { message_id: messageId },
-      body: verboseFeedback === undefined ? { feedback } : { feedback, verbose_feedback: verboseFeedback },
-    }),
-  );
+  call(API.chat.feedback, {
+    params: { message_id: messageId },
+    body: verboseFeedback === undefined ? { feedback } : { feedback, verbose_feedback: verboseFeedback },
+  });
 
-export const stopReply = (userMessageId: string) => writeCall(routeCall(API.chat.stop, { params: { message_id: userMessageId } }));
+export const stopReply = (userMessageId: string) => call(API.chat.stop, { params: { message_id: userMessageId } });
 
 export type Share = { share_id: string; chat_id: string; url: string; created_at: string };
-export const shareConversation = (chatId: string): Promise<Share> => writeCall(routeCall(API.chat.share, { params: { chat_id: chatId } }));
+export const shareConversation = (chatId: string): Promise<Share> => call(API.chat.share, { params: { chat_id: chatId } });
 
 export type SharedConversation = { share_id: string; conversation_title: string | null; messages: Message[]; shared_at: string };
 
 export class SharedNotFoundError extends Error {}
 
-/** A shared conversation; a 404 is SharedNotFoundError (the page goes to /share/404). */
+/** A shared conversation (a public page); a 404 is SharedNotFoundError (the page goes to /share/404). */
 export async function fetchShared(shareId: string): Promise<SharedConversation> {
-  const { url, init } = routeCall(API.chat.shared, { params: { share_id: shareId } });
-  const response = await apiFetch(url, init);
-  if (response.status === 404) throw new SharedNotFoundError('This shared conversation does not exist.');
-  if (!response.ok) throw await apiErrorOf(response);
-  return (await response.json()) as SharedConversation;
+  try {
+    return (await call(API.chat.shared, { params: { share_id: shareId } }, { public: true })) as SharedConversation;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new SharedNotFoundError('This shared conversation does not exist.');
+    throw error;
+  }
 }
 
 export type SendBody = { content: string; previous_message_id?: string | null; files?: FileReference[] };
@@ -67,22 +73,29 @@ const KNOWN_EVENTS = new Set([
   'done',
 ]);
 
+/** A reply stream: it reads the events, handing each over as it is parsed, until the stream ends. */
+export type ReplyStream = (onEvent: (event: ReplyEvent) => void, signal: AbortSignal) => Promise<void>;
+
 /**
- * Reads a reply stream: each event is handed over as it is parsed. Resolves when the stream ends
- * (after `done`, or when the connection closes); rejects with the API error when the call fails.
+ * The reply to a new message. Resolves when the stream ends (after `done`, or when the connection
+ * closes); rejects as any call of the user does (a 401 logs out and throws 'Unauthorized').
  */
-export async function readReplyStream(
-  url: string,
-  init: RequestInit,
-  onEvent: (event: ReplyEvent) => void,
-  onUnauthorized: () => Promise<void> | void,
-): Promise<void> {
-  const response = await apiFetch(url, { ...init, headers: { accept: 'text/event-stream', ...(init.headers as Record<string, string>) } });
-  if (response.status === 401) {
-    await onUnauthorized();
-    throw new Error('Unauthorized');
-  }
-  if (!response.ok || !response.body) throw await apiErrorOf(response);
+export const sendMessageStream =
+  (chatId: string, body: SendBody): ReplyStream =>
+  (onEvent, signal) =>
+    call(API.chat.send, { params: { chat_id: chatId }, body }, { signal, headers: STREAM_ACCEPT, read: readEvents(onEvent) });
+
+/** Another answer to a user message, as a new branch. */
+export const regenerateStream =
+  (messageId: string): ReplyStream =>
+  (onEvent, signal) =>
+    call(API.chat.regenerate, { params: { message_id: messageId } }, { signal, headers: STREAM_ACCEPT, read: readEvents(onEvent) });
+
+const STREAM_ACCEPT = { accept: 'text/event-stream' };
+
+/** Reads the events of a reply stream; unknown events and malformed frames are skipped. */
+const readEvents = (onEvent: (event: ReplyEvent) => void) => async (response: Response) => {
+  if (!response.body) throw new ApiError(`API Error: ${response.status}`, response.status);
   const parser = createSseParser(({ event, data }) => {
     if (!KNOWN_EVENTS.has(event)) return;
     let parsed: unknown = {};
@@ -100,9 +113,4 @@ export async function readReplyStream(
     parser.push(value);
   }
   parser.end();
-}
-
-/** The reply streams, read with readReplyStream. */
-export const sendMessageUrl = (chatId: string) => routeUrl(API.chat.send.path, { chat_id: chatId });
-export const regenerateUrl = (messageId: string) => routeUrl(API.chat.regenerate.path, { message_id: messageId });
-export const sendInit = (body: SendBody): RequestInit => ({ method: API.chat.send.method, ...jsonBody(body) });
+};

@@ -29,7 +29,7 @@ function List({
         all={visible}
         pendingUser={pendingUser}
         draft={draft}
-        linked={{ target: null, highlighted: null }}
+        linked={{ target: null, highlighted: null, marks: null }}
         onEdit={() => undefined}
         onRegenerate={() => undefined}
         onRetry={() => undefined}

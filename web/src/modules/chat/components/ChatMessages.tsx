@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, type Ref } from 'react';
+import type { SearchTerm } from '@app/contracts/chat/search-terms';
 import type { ReplyDraft } from '../state/replyStore';
 import { useFeedback, useSwitchBranch } from '../hooks/chatQueries';
 import { useMessageWindow, type MessageListHandle } from '../hooks/useMessageWindow';
@@ -15,7 +16,7 @@ type ChatMessagesProps = {
   /** The user's message of the exchange streaming, until it is stored. */
   pendingUser: DisplayMessage | null;
   draft: ReplyDraft | null;
-  linked: { target: string | null; highlighted: string | null };
+  linked: { target: string | null; highlighted: string | null; marks: SearchTerm[] | null };
   onEdit: (text: string, previousMessageId: string | null) => void;
   onRegenerate: (assistant: DisplayMessage) => void;
   onRetry: () => void;
@@ -97,6 +98,7 @@ export function ChatMessages({
                 actions={actions}
                 highlighted={linked.highlighted === row.message.id}
                 linked={linked.target === row.message.id}
+                marks={linked.target === row.message.id ? linked.marks : null}
               />
             )}
           </div>

@@ -18,6 +18,7 @@ import { ShareDialog } from './ShareDialog';
 import { VoiceModeBar, VoiceModeButton } from '../../voice/components/VoiceModeButton';
 import { editLastMessage } from '../../shortcuts/utils/chatActions';
 import { TemporaryBanner } from '../../temporary/components/TemporaryBanner';
+import { ProjectBanner } from '../../projects/components/ProjectBanner';
 import { useCloseTemporaryChat } from '../../temporary/hooks/useCloseTemporaryChat';
 import { useTemporaryWanted } from '../../temporary/state/temporaryStore';
 
@@ -51,7 +52,7 @@ export function ChatView({ chatId }: ChatViewProps) {
 
   return (
     <div className="chat" data-dragging={drop.dragging || undefined} {...drop.handlers}>
-      <ChatHeader title={view.title} chatId={chatId} withActions={!view.notFound} />
+      <ChatHeader title={view.title} chatId={chatId} withActions={!view.notFound} shareable={!view.temporary} />
       {drop.dragging && (
         <div className="drop-hint" aria-hidden="true">
           <Icon name="paperclip" size={28} />
@@ -85,7 +86,7 @@ export function ChatView({ chatId }: ChatViewProps) {
           </div>
         </div>
         <div className="chat__composer">
-          {(view.temporary || (!chatId && temporaryWanted)) && <TemporaryBanner />}
+          {view.temporary || (!chatId && temporaryWanted) ? <TemporaryBanner /> : <ProjectBanner chatId={chatId} />}
           <VoiceModeBar />
           <Composer
             onSend={(text, files) => void reply.send(text, undefined, files)}
@@ -101,7 +102,7 @@ export function ChatView({ chatId }: ChatViewProps) {
           <p className="chat__disclaimer">The assistant can make mistakes. Check important information.</p>
         </div>
       </main>
-      {chatId && <ShareDialog chatId={chatId} />}
+      {chatId && !view.temporary && <ShareDialog chatId={chatId} />}
     </div>
   );
 }

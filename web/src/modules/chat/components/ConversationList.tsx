@@ -1,15 +1,18 @@
 import type { Conversation } from '@app/contracts/chat';
 import { useState } from 'react';
-import { NavLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Dialog } from '../../../ui/Dialog';
 import { Field } from '../../../ui/Field';
 import { Spinner } from '../../../ui/Spinner';
 import { showToast } from '../../../ui/toastStore';
-import { closeSidebarOnNarrow } from '../../layout/state/sidebarStore';
 import { useUi } from '../../layout/state/uiStore';
+import { MoveToProjectDialog } from '../../projects/components/MoveToProjectDialog';
+import { ProjectsSection } from '../../projects/components/ProjectsSection';
+import { useChatDrop } from '../../projects/hooks/useChatDrop';
+import { useMoveConversation } from '../../projects/hooks/projectQueries';
 import { useConversations, useDeleteConversation, useRenameConversation } from '../hooks/chatQueries';
 import { UNTITLED } from '../utils/titles';
-import { IconButton } from '../../../ui/IconButton';
+import { ConversationItem } from './ConversationItem';
 
 function groupOf(conversation: Conversation, now = Date.now()): string {
   const when = Date.parse(conversation.last_message_timestamp ?? conversation.created_at ?? '');
@@ -22,7 +25,11 @@ function groupOf(conversation: Conversation, now = Date.now()): string {
   return 'Older';
 }
 
-/** The user's conversations, newest first, grouped by when they were last active; rename and delete. */
+/**
+ * The user's projects (each with its conversations), then the conversations in none, newest first,
+ * grouped by when they were last active; move, rename and delete. A conversation dragged out of a
+ * project onto this list leaves the project.
+ */
 export function ConversationList() {
   const { data, isLoading, isError } = useConversations();
   const currentChatId = useUi((s) => s.currentChatId);
@@ -31,7 +38,14 @@ export function ConversationList() {
   const rename = useRenameConversation();
   const [renaming, setRenaming] = useState<Conversation | null>(null);
   const [deleting, setDeleting] = useState<Conversation | null>(null);
+  const [moving, setMoving] = useState<Conversation | null>(null);
   const [title, setTitle] = useState('');
+  const move = useMoveConversation();
+  const dropOut = useChatDrop((chatId) => {
+    const conversation = data?.find((c) => c.chat_id === chatId);
+    if (!conversation?.project_id) return;
+    move.mutate({ chatId, projectId: null }, { onError: () => showToast('The conversation could not be moved.', 'error') });
+  });
 
   if (isLoading)
     return (
@@ -39,48 +53,45 @@ export function ConversationList() {
         <Spinner label="Loading conversations" />
       </div>
     );
-  // A temporary chat is never in the sidebar.
-  const conversations = (data ?? []).filter((c) => !c.temporary);
+  // A temporary chat is never in the sidebar; a project's conversations are listed under it.
+  const listed = (data ?? []).filter((c) => !c.temporary);
+  const conversations = listed.filter((c) => !c.project_id);
   const groups = new Map<string, Conversation[]>();
   for (const conversation of conversations) {
     const group = groupOf(conversation);
     groups.set(group, [...(groups.get(group) ?? []), conversation]);
   }
 
+  const item = (conversation: Conversation) => (
+    <ConversationItem
+      key={conversation.chat_id}
+      conversation={conversation}
+      active={conversation.chat_id === currentChatId}
+      onMove={setMoving}
+      onDelete={setDeleting}
+      onRename={(chosen) => {
+        setTitle(chosen.conversation_title ?? '');
+        setRenaming(chosen);
+      }}
+    />
+  );
+
   return (
     <div className="conversation-list">
-      {isError && conversations.length === 0 && <p className="muted small">The conversations could not be loaded.</p>}
-      {!isError && conversations.length === 0 && <p className="muted small conversation-list__empty">No conversations yet.</p>}
-      {[...groups.entries()].map(([group, items]) => (
-        <section key={group} aria-label={group}>
-          <h2 className="conversation-list__group">{group}</h2>
-          <ul>
-            {items.map((conversation) => {
-              const label = conversation.conversation_title || UNTITLED;
-              return (
-                <li key={conversation.chat_id} className="conversation" data-active={conversation.chat_id === currentChatId}>
-                  <NavLink to={`/chat/${conversation.chat_id}`} className="conversation__link" onClick={closeSidebarOnNarrow} title={label}>
-                    {label}
-                  </NavLink>
-                  <span className="conversation__actions">
-                    <IconButton
-                      small
-                      icon="edit"
-                      iconSize={15}
-                      label={`Rename ${label}`}
-                      onClick={() => {
-                        setTitle(conversation.conversation_title ?? '');
-                        setRenaming(conversation);
-                      }}
-                    />
-                    <IconButton small icon="trash" iconSize={15} label={`Delete ${label}`} onClick={() => setDeleting(conversation)} />
-                  </span>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      ))}
+      <ProjectsSection conversations={listed} renderConversation={item} />
+      <div className="conversation-list__free" data-drop-over={dropOut.over} {...dropOut.props}>
+        {isError && conversations.length === 0 && <p className="muted small">The conversations could not be loaded.</p>}
+        {!isError && listed.length === 0 && <p className="muted small conversation-list__empty">No conversations yet.</p>}
+        {[...groups.entries()].map(([group, items]) => (
+          <section key={group} aria-label={group}>
+            <h2 className="conversation-list__group">{group}</h2>
+            <ul>{items.map(item)}</ul>
+          </section>
+        ))}
+        {dropOut.over && <p className="conversation-list__drop-hint">Drop to take it out of its project</p>}
+      </div>
+
+      <MoveToProjectDialog conversation={moving} onClose={() => setMoving(null)} />
 
       <Dialog open={!!renaming} title="Rename conversation" onClose={() => setRenaming(null)}>
         <form

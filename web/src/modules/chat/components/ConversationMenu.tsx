@@ -5,15 +5,17 @@ import { listen } from '../../common/utils/listen';
 
 type ConversationMenuProps = {
   chatId: string;
+  /** "Move to project…" (the keyboard's way to move a conversation into a project or out). */
+  onMove?: () => void;
   /** Sharing, offered in the menu where the header has no room for its button (a phone). */
   onShare?: () => void;
 };
 
 /**
- * The conversation's menu in the header (a disclosure of links): what the assistant remembers
- * from it. Escape or a click elsewhere closes it; Escape gives the focus back to the button.
+ * The conversation's menu in the header (a disclosure of links): move it to a project, what the
+ * assistant remembers from it. Escape or a click elsewhere closes it; Escape gives the focus back to the button.
  */
-export function ConversationMenu({ chatId, onShare }: ConversationMenuProps) {
+export function ConversationMenu({ chatId, onShare, onMove }: ConversationMenuProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -62,6 +64,20 @@ export function ConversationMenu({ chatId, onShare }: ConversationMenuProps) {
               }}
             >
               <Icon name="share" size={16} /> Share conversation
+            </button>
+          </li>
+        )}
+        {onMove && (
+          <li>
+            <button
+              type="button"
+              className="menu__item"
+              onClick={() => {
+                setOpen(false);
+                onMove();
+              }}
+            >
+              <Icon name="folder" size={16} /> Move to project…
             </button>
           </li>
         )}

@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { searchQuery } from '@app/contracts/chat/search-terms';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { messageElementId } from '../components/message/messageProps';
 import { latestLeafFrom, type DisplayMessage } from '../utils/history';
+import type { SearchLinkState } from '../../search/hooks/useConversationSearch';
 import { useSwitchBranch } from './chatQueries';
 
 const MESSAGE_HASH = '#message-';
@@ -18,13 +20,16 @@ type LinkedMessageProps = {
 };
 
 /**
- * A link to one message (from the memories page: #message-{id}): scrolled to, focused and marked
- * for a moment; on another branch, that branch is switched to first.
+ * A link to one message (from the memories page or a search result: #message-{id}): scrolled to,
+ * focused and marked for a moment; on another branch, that branch is switched to first. From a
+ * search, the query's words in it are marked (`marks`, its terms) while the link is open.
  */
 export function useLinkedMessage({ chatId, history, all, loaded, reveal }: LinkedMessageProps) {
   const location = useLocation();
   const switchBranch = useSwitchBranch();
   const target = location.hash.startsWith(MESSAGE_HASH) ? decodeURIComponent(location.hash.slice(MESSAGE_HASH.length)) : null;
+  const query = (location.state as Partial<SearchLinkState> | null)?.searchQuery;
+  const marks = useMemo(() => (target && typeof query === 'string' ? searchQuery(query).terms : null), [target, query]);
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const reached = useRef<string | null>(null);
   const frame = useRef(0);
@@ -59,5 +64,5 @@ export function useLinkedMessage({ chatId, history, all, loaded, reveal }: Linke
     return () => clearTimeout(timer);
   }, [highlighted]);
 
-  return { target, highlighted };
+  return { target, highlighted, marks };
 }

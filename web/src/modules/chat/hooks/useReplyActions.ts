@@ -1,6 +1,6 @@
 import type { FileReference } from '@app/contracts/chat';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { showToast } from '../../../ui/toastStore';
 import { messageOf } from '../../common/utils/errors';
 import { createConversation } from '../api/chatApi';
@@ -22,6 +22,9 @@ type ReplyActionsProps = {
 export function useReplyActions({ chatId, history, all, draft, onStart }: ReplyActionsProps) {
   const client = useQueryClient();
   const navigate = useNavigate();
+  // A new chat started from a project (`/chat?project=…`) is created in it.
+  const [params] = useSearchParams();
+  const projectId = params.get('project');
 
   /** A message after `previousMessageId` (the end of the active branch by default); a new chat is created first. */
   const send = async (text: string, previousMessageId?: string | null, files: FileReference[] = []) => {
@@ -29,7 +32,7 @@ export function useReplyActions({ chatId, history, all, draft, onStart }: ReplyA
     onStart();
     if (!id) {
       try {
-        const created = await createConversation(null, temporaryStore.get().wanted);
+        const created = await createConversation(null, temporaryStore.get().wanted, projectId);
         setTemporaryWanted(false);
         addConversation(client, created);
         id = created.chat_id;

@@ -1,11 +1,10 @@
 import { PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
 import type { Conversation, FileReference, Message, Phase, ReplyEvent } from '@app/contracts/chat';
 import type { QueryClient } from '@tanstack/react-query';
-import { logout } from '../../auth/state/authStore';
-import { isAuthenticated, NOT_AUTHENTICATED } from '../../common/api/dataCall';
+import { isAuthenticated, NOT_AUTHENTICATED } from '../../common/api/http';
 import { createStore, useStore } from '../../common/state/createStore';
 import { randomId } from '../../common/utils/ids';
-import { readReplyStream, regenerateUrl, sendInit, sendMessageUrl, stopReply } from '../api/chatApi';
+import { regenerateStream, sendMessageStream, stopReply, type ReplyStream } from '../api/chatApi';
 import { addMessages, conversationsKey, messagesKey, patchConversation } from '../hooks/chatQueries';
 import { askKey, keepRowKey, replyKey } from './rowKeys';
 
@@ -41,7 +40,6 @@ export const replyStore = createStore<{ draft: ReplyDraft | null }>(() => ({ dra
 
 export const useReplyDraft = (chatId: string | undefined) =>
   useStore(replyStore, (s) => (s.draft && s.draft.chatId === chatId ? s.draft : null));
-export const useIsStreaming = () => useStore(replyStore, (s) => !!s.draft?.streaming);
 
 let controller: AbortController | null = null;
 
@@ -156,7 +154,7 @@ function apply(event: ReplyEvent, client: QueryClient, chatId: string): void {
   }
 }
 
-async function run(client: QueryClient, chatId: string, url: string, init: RequestInit, draft: ReplyDraft): Promise<void> {
+async function run(client: QueryClient, chatId: string, stream: ReplyStream, draft: ReplyDraft): Promise<void> {
   if (!isAuthenticated()) throw new Error(NOT_AUTHENTICATED);
   controller?.abort();
   controller = new AbortController();
@@ -164,12 +162,7 @@ async function run(client: QueryClient, chatId: string, url: string, init: Reque
   pending.reasoning = '';
   replyStore.set({ draft });
   try {
-    await readReplyStream(
-      url,
-      { ...init, signal: controller.signal },
-      (event) => apply(event, client, chatId),
-      () => logout(),
-    );
+    await stream((event) => apply(event, client, chatId), controller.signal);
   } catch (error) {
     if ((error as Error)?.name !== 'AbortError') {
       console.error(error);
@@ -229,13 +222,8 @@ export function sendMessage(
   files?: FileReference[],
 ): Promise<void> {
   const draft = newDraft(chatId, previousMessageId, content, null, files ?? []);
-  return run(
-    client,
-    chatId,
-    sendMessageUrl(chatId),
-    sendInit({ content, previous_message_id: previousMessageId, files: files?.length ? files : undefined }),
-    draft,
-  );
+  const body = { content, previous_message_id: previousMessageId, files: files?.length ? files : undefined };
+  return run(client, chatId, sendMessageStream(chatId, body), draft);
 }
 
 /** Answers a user message again, as a new branch. */
@@ -245,13 +233,7 @@ export function regenerateReply(
   userMessage: Message | { message_id: string; previous_message_id: string | null },
 ): Promise<void> {
   const draft = newDraft(chatId, userMessage.previous_message_id, null, userMessage.message_id);
-  return run(
-    client,
-    chatId,
-    regenerateUrl(userMessage.message_id),
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
-    draft,
-  );
+  return run(client, chatId, regenerateStream(userMessage.message_id), draft);
 }
 
 /** Stop: the server keeps what came so far and ends the stream; the connection is cut if it does not. */
@@ -275,9 +257,4 @@ export async function stopGenerating(): Promise<void> {
 
 export function dismissDraft(): void {
   replyStore.set({ draft: null });
-}
-
-/** Keeps the conversation list's view of a conversation right after a message (ordering). */
-export function touchConversation(client: QueryClient, conversation: Conversation): void {
-  patchConversation(client, conversation.chat_id, conversation);
 }

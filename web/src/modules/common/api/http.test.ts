@@ -3,8 +3,8 @@ import { fetchConversations, fetchMessages, deleteConversation } from '../../cha
 import { fetchCsrfToken } from '../../auth/api/authApi';
 import { authStore } from '../../auth/state/authStore';
 import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
-import { readCall, writeCall } from './dataCall';
-import { apiFetch, apiJson } from './http';
+import { API } from '@app/contracts/gateway';
+import { ApiError, call } from './http';
 
 describe('request headers (section 7)', () => {
   beforeEach(() => {
@@ -20,8 +20,8 @@ describe('request headers (section 7)', () => {
   it('carries the session id, user id, user label cut at 100 and a fresh request id on same-origin calls', async () => {
     sessionStorage.setItem('user_session_id', 'sess-1');
     const api = mockFetch({ 'GET /api/v1/version/commit': json(200, { commit: 'abc' }) });
-    await apiFetch('/api/v1/version/commit');
-    await apiFetch('/api/v1/version/commit');
+    await call(API.version.commit, {});
+    await call(API.version.commit, {});
     const [first, second] = api.calls;
     expect(first.headers.get('x-user-session-id')).toBe('sess-1');
     expect(first.headers.get('x-user-id')).toBe('u-ada');
@@ -35,15 +35,8 @@ describe('request headers (section 7)', () => {
   it('stores the X-User-Session-Id an answer returns', async () => {
     sessionStorage.setItem('user_session_id', 'old');
     mockFetch({ 'GET /api/v1/auth/me': json(200, registeredUser, { 'x-user-session-id': 'new-session' }) });
-    await apiFetch('/api/v1/auth/me');
+    await call(API.auth.me, {});
     expect(sessionStorage.getItem('user_session_id')).toBe('new-session');
-  });
-
-  it('adds none of them to other origins', async () => {
-    const api = mockFetch({});
-    await apiFetch('https://elsewhere.example/thing');
-    expect(api.calls[0].headers.get('x-request-id')).toBeNull();
-    expect(api.calls[0].headers.get('authorization')).toBeNull();
   });
 });
 
@@ -55,11 +48,25 @@ describe('error texts (sections 5 and 8)', () => {
 
   it('uses the detail of the answer, else API Error: {status}', async () => {
     mockFetch({
-      'GET /a': json(409, { detail: 'Confirm your age and your name first.' }),
-      'GET /b': new Response('oops', { status: 502 }),
+      'POST /api/v1/onboarding/done': json(409, { detail: 'Confirm your age and your name first.' }),
+      'GET /api/v1/auth/me': new Response('oops', { status: 502 }),
     });
-    await expect(apiJson('/a')).rejects.toThrow('Confirm your age and your name first.');
-    await expect(apiJson('/b')).rejects.toThrow('API Error: 502');
+    await expect(call(API.onboarding.done, {})).rejects.toThrow('Confirm your age and your name first.');
+    await expect(call(API.auth.me, {})).rejects.toThrow('API Error: 502');
+  });
+
+  it('a 401 logs out only the signed-in user’s calls: a public call’s is an ordinary failure', async () => {
+    const api = mockFetch({
+      'GET /api/v1/sms/service': json(401, { detail: 'Bad token' }),
+      'GET /api/v1/chats/': json(401, {}),
+      'POST /api/v1/auth/logout': json(200, {}),
+      'GET /api/v1/auth/csrf-token': json(200, {}, { 'x-csrf-token': 'c' }),
+    });
+    await expect(call(API.sms.service, {}, { public: true })).rejects.toEqual(new ApiError('Bad token', 401));
+    expect(authStore.get().isLoggedIn).toBe(true);
+    await expect(call(API.chat.list, {}, { orElse: [] })).resolves.toEqual([]);
+    expect(authStore.get().isLoggedIn).toBe(false);
+    expect(api.called('POST /api/v1/auth/logout')).toHaveLength(1);
   });
 
   it('throws the call’s own message on other failures', async () => {
@@ -76,10 +83,13 @@ describe('error texts (sections 5 and 8)', () => {
   it('without a login, lists answer empty and updates throw Not authenticated, with no request', async () => {
     authStore.set({ isLoggedIn: false, accessToken: null, user: null });
     const api = mockFetch({});
-    await expect(readCall('/api/v1/chats/', [])).resolves.toEqual([]);
-    await expect(readCall('/api/v1/x', false)).resolves.toBe(false);
-    await expect(writeCall('/api/v1/chats/c1', { method: 'DELETE' })).rejects.toThrow('Not authenticated');
+    await expect(call(API.chat.list, {}, { orElse: [] })).resolves.toEqual([]);
+    await expect(call(API.reminders.list, {}, { orElse: false })).resolves.toBe(false);
+    await expect(call(API.chat.remove, { params: { chat_id: 'c1' } })).rejects.toThrow(/^Not authenticated$/);
     expect(api.calls).toHaveLength(0);
+    // Public calls (the sign-in, the public pages) need no login.
+    mockFetch({ 'GET /api/v1/sms/service': json(200, { enabled: false }) });
+    await expect(call(API.sms.service, {}, { public: true })).resolves.toEqual({ enabled: false });
   });
 
   it('drops hidden messages and asks for the conversations by id', async () => {

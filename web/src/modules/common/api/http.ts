@@ -3,6 +3,12 @@ import { routeUrl, type RouteInput, type RouteResponse, type RouteTarget } from 
 import { randomId } from '../utils/ids';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../utils/storage';
 
+/*
+ * The one way the client calls the server: `call(API.area.name, input, options)`, a route declared
+ * in the contracts. Every call follows the same rules (spec sections 5, 7 and 8); the options only
+ * say what a call answers instead of failing, and its own failure text.
+ */
+
 /** An API failure: the message is the body's `detail`, else `API Error: {status}` (spec section 8). */
 export class ApiError extends Error {
   constructor(
@@ -14,6 +20,9 @@ export class ApiError extends Error {
   }
 }
 
+export const NOT_AUTHENTICATED = 'Not authenticated';
+export const UNAUTHORIZED = 'Unauthorized';
+
 /** Who is calling, for the request headers; set by the auth module. */
 export type RequestIdentity = { accessToken: string | null; userId: string | null; userLabel: string | null };
 
@@ -23,21 +32,26 @@ export function setRequestIdentity(provider: () => RequestIdentity): void {
   identity = provider;
 }
 
+/** Whether the user is signed in with a token, and what a 401 does (log out); set by the auth module. */
+type AuthGate = { isAuthenticated: () => boolean; onUnauthorized: () => Promise<void> | void };
+
+let gate: AuthGate = { isAuthenticated: () => false, onUnauthorized: () => undefined };
+
+export function setAuthGate(next: AuthGate): void {
+  gate = next;
+}
+
+export function isAuthenticated(): boolean {
+  return gate.isAuthenticated();
+}
+
 /** Header values must be printable Latin-1; anything else would make fetch throw. */
 function headerSafe(value: string): string {
   return value.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 }
 
-export function userLabelHeader(label: string): string {
+function userLabelHeader(label: string): string {
   return headerSafe(label.slice(0, PRODUCT_CONSTANTS.userLabelMaxLength));
-}
-
-export function isSameOrigin(url: string): boolean {
-  try {
-    return new URL(url, window.location.href).origin === window.location.origin;
-  } catch {
-    return false;
-  }
 }
 
 export type ApiInit = RequestInit & {
@@ -47,37 +61,57 @@ export type ApiInit = RequestInit & {
   extraHeaders?: Record<string, string>;
 };
 
+/** One request of a declared route: its URL and fetch options. */
+export type RouteRequest = { readonly url: string; readonly init: ApiInit };
+
 /**
- * Every request of the client goes through here. Same-origin requests carry the session id (from
- * session storage), the user id and label (cut at 100), and a fresh request id; an answer's
- * X-User-Session-Id replaces the stored session id.
+ * The request of a declared route (`API.memory.update`): the URL from its path (parameters
+ * encoded) and query, its method, and for POST, PUT and PATCH a JSON body (the given one, else
+ * `{}`) unless `init` brings its own (a file upload, a recording).
  */
-export async function apiFetch(url: string, init: ApiInit = {}): Promise<Response> {
+export function routeRequest<R extends RouteTarget>(route: R, input: RouteInput<R>, init: ApiInit = {}): RouteRequest {
+  const { params, query, body } = input as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
+  const json = route.method !== 'GET' && route.method !== 'DELETE' && init.body === undefined;
+  const headers = {
+    ...(json ? { 'content-type': 'application/json' } : {}),
+    ...(init.headers as Record<string, string> | undefined),
+  };
+  return {
+    url: routeUrl(route.path, params, query),
+    init: { method: route.method, ...(json ? { body: JSON.stringify(body ?? {}) } : {}), ...init, headers },
+  };
+}
+
+/** The product's own headers on a request to this origin (session, user, request id, bearer token). */
+export function identityHeaders(headers: Headers, bearer = true): Headers {
+  const who = identity();
+  const sessionId = readStorage(STORAGE_KEYS.userSessionId, 'session');
+  if (sessionId) headers.set(HEADERS.userSessionId, sessionId);
+  if (who.userId) headers.set(HEADERS.userId, who.userId);
+  if (who.userLabel) headers.set(HEADERS.userLabel, userLabelHeader(who.userLabel));
+  headers.set(HEADERS.requestId, randomId());
+  if (bearer && who.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${who.accessToken}`);
+  return headers;
+}
+
+/**
+ * The request as sent (to this origin: the routes' paths are root-relative): it carries the session
+ * id (from session storage), the user id and label (cut at 100), a fresh request id and the bearer
+ * token; the cookies go too (credentials). An answer's X-User-Session-Id replaces the stored session id.
+ */
+async function send({ url, init }: RouteRequest): Promise<Response> {
   const { bearer = true, extraHeaders, ...request } = init;
   const headers = new Headers(request.headers);
-  const sameOrigin = isSameOrigin(url);
-  if (sameOrigin) {
-    const who = identity();
-    const sessionId = readStorage(STORAGE_KEYS.userSessionId, 'session');
-    if (sessionId) headers.set(HEADERS.userSessionId, sessionId);
-    if (who.userId) headers.set(HEADERS.userId, who.userId);
-    if (who.userLabel) headers.set(HEADERS.userLabel, userLabelHeader(who.userLabel));
-    headers.set(HEADERS.requestId, randomId());
-    if (bearer && who.accessToken && !headers.has('authorization')) headers.set('authorization', `Bearer ${who.accessToken}`);
-  }
-  if (request.body !== undefined && typeof request.body === 'string' && !headers.has('content-type'))
-    headers.set('content-type', 'application/json');
+  identityHeaders(headers, bearer);
   for (const [name, value] of Object.entries(extraHeaders ?? {})) headers.set(name, value);
   const response = await fetch(url, { credentials: 'same-origin', ...request, headers });
-  if (sameOrigin) {
-    const session = response.headers.get(HEADERS.userSessionId);
-    if (session) writeStorage(STORAGE_KEYS.userSessionId, session, 'session');
-  }
+  const session = response.headers.get(HEADERS.userSessionId);
+  if (session) writeStorage(STORAGE_KEYS.userSessionId, session, 'session');
   return response;
 }
 
 /** The error of a failed answer: its `detail`, else `API Error: {status}`. */
-export async function apiErrorOf(response: Response): Promise<ApiError> {
+async function apiErrorOf(response: Response): Promise<ApiError> {
   let detail: unknown;
   try {
     detail = ((await response.json()) as { detail?: unknown })?.detail;
@@ -88,36 +122,60 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
   return new ApiError(message, response.status);
 }
 
-/** A JSON call: the parsed body, or an ApiError. */
-export async function apiJson<T>(target: string | RouteCall<T>, init: ApiInit = {}): Promise<T> {
-  const call = typeof target === 'string' ? { url: target, init } : target;
-  const response = await apiFetch(call.url, call.init);
-  if (!response.ok) throw await apiErrorOf(response);
+/** A JSON answer (none for a 204 or an empty body). */
+async function jsonOf<T>(response: Response): Promise<T> {
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-export function jsonBody(body: unknown): Pick<RequestInit, 'body' | 'headers'> {
-  return { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
-}
-
-/** One call of a declared route: its URL and request; `T` is the type of its answer. */
-export type RouteCall<T> = { readonly url: string; readonly init: ApiInit; readonly answer?: T };
+export type CallOptions<A, E> = ApiInit & {
+  /**
+   * A call of the sign-in or of a public page (the anonymous sign-in, the CSRF token, a provider's
+   * configuration, a campaign, a group invite, a token being checked): it is made without a login,
+   * and a 401 is an ordinary failure. Every other call is the signed-in user's (below).
+   */
+  public?: boolean;
+  /**
+   * What the user's call answers without a login, and after a 401 (which logs out): a list's `[]`,
+   * `false`, `null`, or `undefined` for the insider and voice calls, which are skipped. Without it
+   * the call throws 'Not authenticated' (no request made) or, after the 401, 'Unauthorized'.
+   */
+  orElse?: E;
+  /** What any other failure throws, instead of the answer's `detail` or `API Error: {status}` (the spec's texts). */
+  failure?: string | ((status: number) => Error);
+  /** Reads a successful answer (headers, bytes, a stream); its JSON body otherwise. */
+  read?: (response: Response) => Promise<A> | A;
+};
 
 /**
- * A call of a route declared in the contracts (`API.memory.update`): the URL from its path
- * (parameters encoded) and query, its method, and for POST, PUT and PATCH a JSON body (the given
- * one, else `{}`) unless `init` brings its own (a file upload). The answer is typed from the
- * route's response schema; it is not parsed (the server checked it).
+ * Calls a declared route. The rules (spec sections 5, 7 and 8):
+ * - the signed-in user's calls need a login and a token, else they answer `orElse` or throw
+ *   'Not authenticated' before any request; a 401 logs the user out, then they answer `orElse` or
+ *   throw 'Unauthorized' (the one 401 rule; `public` calls have no login to lose);
+ * - any other failure throws `failure`, else the answer's `detail`, else `API Error: {status}`;
+ * - the answer is typed from the route's response schema, not parsed again (the server checked it).
  */
-export function routeCall<R extends RouteTarget>(route: R, input: RouteInput<R>, init: ApiInit = {}): RouteCall<RouteResponse<R>> {
-  const { params, query, body } = input as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
-  const json = route.method !== 'GET' && route.method !== 'DELETE' && init.body === undefined ? jsonBody(body ?? {}) : {};
-  const headers = { ...(json.headers as Record<string, string> | undefined), ...(init.headers as Record<string, string> | undefined) };
-  return { url: routeUrl(route.path, params, query), init: { method: route.method, ...json, ...init, headers } };
+export async function call<R extends RouteTarget, A = RouteResponse<R>, E = never>(
+  route: R,
+  input: RouteInput<R>,
+  options: CallOptions<A, E> = {},
+): Promise<A | E> {
+  const { public: open = false, orElse, failure, read, ...init } = options;
+  const fallBack = 'orElse' in options;
+  if (!open && !gate.isAuthenticated()) {
+    if (fallBack) return orElse as E;
+    throw new Error(NOT_AUTHENTICATED);
+  }
+  const response = await send(routeRequest(route, input, init));
+  if (response.status === 401 && !open) {
+    await gate.onUnauthorized();
+    if (fallBack) return orElse as E;
+    throw new Error(UNAUTHORIZED);
+  }
+  if (!response.ok) {
+    if (typeof failure === 'function') throw failure(response.status);
+    throw failure ? new Error(failure) : await apiErrorOf(response);
+  }
+  return read ? read(response) : jsonOf<A>(response);
 }
-
-/** Calls a declared route: its typed answer, or an ApiError (`detail`, else `API Error: {status}`). */
-export const apiCall = <R extends RouteTarget>(route: R, input: RouteInput<R>, init: ApiInit = {}): Promise<RouteResponse<R>> =>
-  apiJson(routeCall(route, input, init));

@@ -2,8 +2,7 @@ import { PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
 import { API } from '@app/contracts/gateway';
 import type { FileReference } from '@app/contracts/chat';
 import type { FileUploadResult, PresignedFile } from '@app/contracts/files';
-import { isAuthenticated, readCall, writeCall } from '../../common/api/dataCall';
-import { ApiError, routeCall } from '../../common/api/http';
+import { ApiError, call, isAuthenticated } from '../../common/api/http';
 
 /** The types the files service stores (the contracts' list, from a module without schemas); the server decides by the bytes. */
 export { ALLOWED_FILE_TYPES as ACCEPTED_FILE_TYPES } from '@app/contracts/common/constants';
@@ -18,14 +17,14 @@ export type AttachmentView = FileReference & PresignedFile & { isLoading: boolea
 export const isImage = (mimeType: string) => mimeType.startsWith('image/');
 
 /**
- * POST /api/v1/files/ (multipart, field `file`). A 413 or 415 says why in its `detail`, shown as it
+ * POST /files/ (multipart, field `file`). A 413 or 415 says why in its `detail`, shown as it
  * is; without one a plain sentence. Needs a login ('Not authenticated'); a 401 logs out.
  */
 export async function uploadFile(file: File, signal?: AbortSignal): Promise<FileUploadResult> {
   const form = new FormData();
   form.append('file', file, file.name);
   try {
-    return await writeCall(routeCall(API.files.upload, {}, { body: form, signal }));
+    return await call(API.files.upload, {}, { body: form, signal });
   } catch (error) {
     if (error instanceof ApiError && error.message === `API Error: ${error.status}`) {
       if (error.status === 413) throw new ApiError('This file is too large to attach.', 413);
@@ -38,7 +37,7 @@ export async function uploadFile(file: File, signal?: AbortSignal): Promise<File
 export type PresignOptions = { shareId?: string | null; previewResolution?: number };
 
 /**
- * GET /api/v1/files/presigned/{id}: preview_resolution (default 256) only for image/* (section 5),
+ * GET /files/presigned/{id}: preview_resolution (default 256) only for image/* (section 5),
  * share_id on a shared page. Null without a login or after a 401 (which logs out); any other
  * failure throws 'Failed to get presigned URL for file {id}'.
  */
@@ -47,10 +46,10 @@ export function fetchPresignedFile(
   { shareId, previewResolution = PRODUCT_CONSTANTS.previewResolutionDefault }: PresignOptions = {},
 ): Promise<PresignedFile | null> {
   const query = { preview_resolution: isImage(file.mime_type) ? previewResolution : undefined, share_id: shareId || undefined };
-  return readCall<PresignedFile | null>(
-    routeCall(API.files.presigned, { params: { object_store_object_id: file.object_store_object_id }, query }),
-    null,
-    presignFailure(file.object_store_object_id),
+  return call(
+    API.files.presigned,
+    { params: { object_store_object_id: file.object_store_object_id }, query },
+    { orElse: null, failure: presignFailure(file.object_store_object_id) },
   );
 }
 

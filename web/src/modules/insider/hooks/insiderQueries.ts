@@ -1,7 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useDataSession } from '../../auth/state/authStore';
-import { isAuthenticated } from '../../common/api/dataCall';
-import { ApiError } from '../../common/api/http';
+import { ApiError, isAuthenticated } from '../../common/api/http';
 import { fetchInsiderFlags, fetchInsiderStatus, type StoredFlags } from '../api/insiderApi';
 import { DEFAULT_FLAGS, effectiveFlags, FORBIDDEN_FLAGS, NOT_INSIDER } from '../utils/flags';
 

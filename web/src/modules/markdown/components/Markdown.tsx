@@ -6,6 +6,7 @@ import { decodeEntities, safeHref } from '../utils/safeUrl';
 import { CodeBlock } from './CodeBlock';
 import { FootnoteReference, Footnotes, FootnotesContext, footnotesOf } from './Footnotes';
 import { MathFormula } from './MathFormula';
+import { MarkedText } from '../../search/components/SearchMarks';
 
 type MarkdownProps = { text: string; streaming?: boolean };
 
@@ -167,7 +168,11 @@ function renderTight(tokens: Token[]): ReactNode {
   return tokens.map((token, index) =>
     token.type === 'text' ? (
       <Fragment key={index}>
-        {(token as Tokens.Text).tokens ? renderInline((token as Tokens.Text).tokens) : decodeEntities((token as Tokens.Text).text)}
+        {(token as Tokens.Text).tokens ? (
+          renderInline((token as Tokens.Text).tokens)
+        ) : (
+          <MarkedText text={decodeEntities((token as Tokens.Text).text)} />
+        )}
       </Fragment>
     ) : (
       <Fragment key={index}>{renderBlock(token, false)}</Fragment>
@@ -183,10 +188,10 @@ function inline(token: Token): ReactNode {
   switch (token.type) {
     case 'text': {
       const text = token as Tokens.Text;
-      return text.tokens ? renderInline(text.tokens) : decodeEntities(text.text);
+      return text.tokens ? renderInline(text.tokens) : <MarkedText text={decodeEntities(text.text)} />;
     }
     case 'escape':
-      return decodeEntities((token as Tokens.Escape).text);
+      return <MarkedText text={decodeEntities((token as Tokens.Escape).text)} />;
     case 'strong':
       return <strong>{renderInline((token as Tokens.Strong).tokens)}</strong>;
     case 'em':
@@ -194,7 +199,11 @@ function inline(token: Token): ReactNode {
     case 'del':
       return <del>{renderInline((token as Tokens.Del).tokens)}</del>;
     case 'codespan':
-      return <code>{decodeEntities((token as Tokens.Codespan).text)}</code>;
+      return (
+        <code>
+          <MarkedText text={decodeEntities((token as Tokens.Codespan).text)} />
+        </code>
+      );
     case 'br':
       return <br />;
     case 'link': {

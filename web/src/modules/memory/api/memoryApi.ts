@@ -1,7 +1,6 @@
 import { API } from '@app/contracts/gateway';
 import type { UserMemory } from '@app/contracts/memory';
-import { routeCall } from '../../common/api/http';
-import { isAuthenticated, NOT_AUTHENTICATED, readCall, writeCall } from '../../common/api/dataCall';
+import { call, isAuthenticated, NOT_AUTHENTICATED } from '../../common/api/http';
 
 export const FAILED_FETCH_MEMORY = 'Failed to fetch user memory';
 export const FAILED_UPDATE_MEMORY = 'Failed to update user memory';
@@ -27,15 +26,15 @@ export type MemoryPatch = { text?: string; is_confirmed?: boolean };
 export async function fetchMemories(sourceChatId?: string | null): Promise<UserMemory[]> {
   if (!isAuthenticated()) throw new Error(NOT_AUTHENTICATED);
   const query = { user_preference_name: DEFAULT_PREFERENCE_NAME, source_chat_id: sourceChatId ?? '' };
-  return readCall(routeCall(API.memory.list, { query }), [], FAILED_FETCH_MEMORY);
+  return call(API.memory.list, { query }, { orElse: [], failure: FAILED_FETCH_MEMORY });
 }
 
 /** PUT /user_memory/{id} with a new text, a confirmation, or both: the stored item comes back. */
 export const updateMemory = (id: string, patch: MemoryPatch): Promise<UserMemory> =>
-  writeCall(routeCall(API.memory.update, { ...item(id), body: patch }), FAILED_UPDATE_MEMORY);
+  call(API.memory.update, { ...item(id), body: patch }, { failure: FAILED_UPDATE_MEMORY });
 
 /** DELETE /user_memory/{id}: removed at once, restorable for a few minutes on the server. */
-export const deleteMemory = (id: string) => writeCall(routeCall(API.memory.remove, item(id)), FAILED_DELETE_MEMORY);
+export const deleteMemory = (id: string) => call(API.memory.remove, item(id), { failure: FAILED_DELETE_MEMORY });
 
 /** POST /user_memory/{id}/restore: the undo of a removal; the stored item comes back. */
-export const restoreMemory = (id: string): Promise<UserMemory> => writeCall(routeCall(API.memory.restore, item(id)), FAILED_RESTORE_MEMORY);
+export const restoreMemory = (id: string): Promise<UserMemory> => call(API.memory.restore, item(id), { failure: FAILED_RESTORE_MEMORY });

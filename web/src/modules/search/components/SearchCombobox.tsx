@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode 
 import { useNavigate } from 'react-router';
 import { Icon } from '../../../ui/Icon';
 import { UNTITLED } from '../../chat/utils/titles';
-import { hitPath, useConversationSearch } from '../hooks/useConversationSearch';
+import { hitPath, useConversationSearch, type SearchLinkState } from '../hooks/useConversationSearch';
 import { Highlighted } from './Highlighted';
 
 /** An option shown while nothing is typed (the palette's "New chat" and recent conversations). */
@@ -63,7 +63,7 @@ export function SearchCombobox({ label, placeholder, autoFocus, onEscape, onChos
   const choose = (i: number) => {
     const option = options[i];
     if (!option) return;
-    if (option.kind === 'hit') navigate(hitPath(option.hit));
+    if (option.kind === 'hit') navigate(hitPath(option.hit), { state: { searchQuery: search.q } satisfies SearchLinkState });
     else option.option.run();
     setTyped('');
     onChosen?.();

@@ -45,6 +45,9 @@ export function useConversationSearch(typed: string): ConversationSearch {
   };
 }
 
+/** What a result's link carries in the history's state: the query, whose words the opened message marks. */
+export type SearchLinkState = { searchQuery: string };
+
 /** Where a result leads: the message (scrolled to and marked), or the conversation for a title. */
 export const hitPath = (hit: SearchHit) =>
   hit.message_id ? `/chat/${hit.chat_id}#message-${encodeURIComponent(hit.message_id)}` : `/chat/${hit.chat_id}`;

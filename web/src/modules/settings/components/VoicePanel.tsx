@@ -7,7 +7,8 @@ import { IconButton } from '../../../ui/IconButton';
 import { useStore } from '../../common/state/createStore';
 import type { VoiceConfig, VoiceMap } from '../../voice/api/voiceApi';
 import { useVoiceSettings } from '../../voice/hooks/voiceQueries';
-import { loadReadAloud, speechStore } from '../../voice/state/speechStore';
+import { speechStore } from '../../voice/state/speechStore';
+import { loadReadAloud } from '../../voice/state/voiceModules';
 
 /** AI voice settings: merged optimistically, replaced by the server's config, restored on failure. */
 export function VoicePanel() {
@@ -153,7 +154,7 @@ function VoicePreviews({ voices, config }: { voices: VoiceMap; config: VoiceConf
                 onClick={() =>
                   void loadReadAloud().then(({ readAloud }) => {
                     if (on) return readAloud.stop();
-                    readAloud.configure({ ...config, voice: id });
+                    readAloud.configure({ ...config, voice: id as VoiceConfig['voice'] }); // the voices' ids are TTS_VOICES ids
                     readAloud.play(`preview:${id}`, voice.preview_text || `Hello, I am ${name}.`);
                   })
                 }

@@ -1,15 +1,14 @@
 import { API } from '@app/contracts/gateway';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { apiFetch, routeCall } from '../../common/api/http';
+import { call } from '../../common/api/http';
 import { listen } from '../../common/utils/listen';
 import { conversationsKey } from '../../chat/hooks/chatQueries';
 import type { Conversation } from '@app/contracts/chat';
 
 /** Deletes a temporary chat (keepalive: it also goes out while the page unloads); failures are left to the server's sweep. */
 function close(chatId: string): void {
-  const { url, init } = routeCall(API.chat.remove, { params: { chat_id: chatId } }, { keepalive: true });
-  void apiFetch(url, init).catch(() => undefined);
+  void call(API.chat.remove, { params: { chat_id: chatId } }, { keepalive: true }).catch(() => undefined);
 }
 
 /**

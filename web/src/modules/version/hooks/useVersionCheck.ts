@@ -1,11 +1,12 @@
 import { PRODUCT_CONSTANTS } from '@app/contracts/common/constants';
 import { useEffect } from 'react';
 import { API } from '@app/contracts/gateway';
-import { apiJson, routeCall } from '../../common/api/http';
+import { call } from '../../common/api/http';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../../common/utils/storage';
+import { updateServiceWorker } from '../serviceWorker';
 
 export async function fetchCommit(): Promise<string> {
-  const { commit } = await apiJson(routeCall(API.version.commit, {}, { bearer: false, cache: 'no-store' }));
+  const { commit } = await call(API.version.commit, {}, { public: true, bearer: false, cache: 'no-store' });
   return commit;
 }
 
@@ -13,9 +14,11 @@ export async function fetchCommit(): Promise<string> {
  * The version check (section 4): the commit is polled every 60 s; when it differs from the stored
  * value the new one is stored and the page reloads. The first answer of a page load is stored as
  * it is (the page was just loaded, so it is already that build). Failures are logged and ignored.
+ * Before the reload the service worker updates to the new build's (modules/version/serviceWorker.ts),
+ * so the reload shows the new build, never the old stored shell.
  */
 export function startVersionCheck(
-  reload: () => void = () => window.location.reload(),
+  reload: () => void = () => void updateServiceWorker().then(() => window.location.reload()),
   intervalMs: number = PRODUCT_CONSTANTS.versionPollMs,
 ): () => void {
   let loadedWith: string | null = null;

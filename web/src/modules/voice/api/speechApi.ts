@@ -1,19 +1,13 @@
-import { optionalCall } from '../../common/api/dataCall';
-import { apiFetch, jsonBody } from '../../common/api/http';
+import { HEADERS } from '@app/contracts/common/constants';
+import { API } from '@app/contracts/gateway';
+import type { SpeechRequestSchema } from '@app/contracts/tts';
+import type { z } from 'zod';
+import { call } from '../../common/api/http';
 
-/** The audio calls, loaded with the voice engine (not in the chat's first load). */
-export const SPEECH_URL = '/api/v1/text-to-speech/file';
+// The audio calls, loaded with the voice engine (not in the chat's first load).
 
-export type SpeechRequest = {
-  text: string;
-  chat_id?: string;
-  message_id?: string;
-  normalize_text_for_reading?: boolean;
-  openai_model?: string;
-  voice?: string;
-  speed?: number;
-  format?: 'pcm' | 'wav' | 'mp3';
-};
+/** What a text-to-speech call sends (the contract's SpeechRequestSchema, before its defaults). */
+export type SpeechRequest = z.input<typeof SpeechRequestSchema>;
 
 export type SpeechAudio = { bytes: ArrayBuffer; contentType: string | null; requestId: string | null };
 
@@ -30,28 +24,31 @@ export class SpeechFetchError extends Error {
 
 /** POST /text-to-speech/file: the audio bytes, their type and the provider's request id. */
 export async function fetchSpeech(request: SpeechRequest, signal?: AbortSignal): Promise<SpeechAudio> {
-  let response: Response;
+  const url = API.voice.speak.path;
   try {
-    response = await apiFetch(SPEECH_URL, { method: 'POST', ...jsonBody(request), signal });
+    return await call(
+      API.voice.speak,
+      { body: request },
+      {
+        signal,
+        failure: (status) => new SpeechFetchError(url, status),
+        read: async (response) => ({
+          bytes: await response.arrayBuffer(),
+          contentType: response.headers.get('content-type'),
+          requestId: response.headers.get(HEADERS.ttsRequestId),
+        }),
+      },
+    );
   } catch (error) {
-    if ((error as Error)?.name === 'AbortError') throw error;
-    throw new SpeechFetchError(SPEECH_URL, 'network error');
+    // fetch fails with a TypeError when the server cannot be reached (an abort is a DOMException).
+    if (error instanceof TypeError) throw new SpeechFetchError(url, 'network error');
+    throw error;
   }
-  if (!response.ok) throw new SpeechFetchError(SPEECH_URL, response.status);
-  return {
-    bytes: await response.arrayBuffer(),
-    contentType: response.headers.get('content-type'),
-    requestId: response.headers.get('x-tts-request-id'),
-  };
 }
 
 /** POST /speech-to-text with the recorded audio as the body (voice mode records a 16 kHz mono WAV). */
 export async function transcribe(audio: Blob): Promise<string> {
   const type = audio.type || 'audio/wav';
-  const answer = await optionalCall<{ text: string }>('/api/v1/speech-to-text', {
-    method: 'POST',
-    body: audio,
-    headers: { 'content-type': type },
-  });
+  const answer = await call(API.voice.transcribe, {}, { orElse: undefined, body: audio, headers: { 'content-type': type } });
   return answer?.text ?? '';
 }

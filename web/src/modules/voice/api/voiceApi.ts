@@ -1,28 +1,20 @@
-import { optionalCall } from '../../common/api/dataCall';
-import { jsonBody } from '../../common/api/http';
+import { API } from '@app/contracts/gateway';
+import type { RouteBody, RouteResponse } from '@app/contracts/gateway/route';
+import { call } from '../../common/api/http';
 
-/** The AI voice configuration: min_chars and openai_model at least; updates are merged into it. */
-export type VoiceConfig = { min_chars?: number; openai_model?: string; voice?: string; speed?: number; auto_read_aloud?: boolean } & Record<
-  string,
-  unknown
->;
-export type VoiceMap = Record<string, VoiceInfo>;
+/** The AI voice configuration (GET /user_config/ai-voice); updates are merged into it. */
+export type VoiceConfig = RouteResponse<typeof API.userConfig.aiVoice>;
+export type VoiceConfigUpdate = RouteBody<typeof API.userConfig.setAiVoice>;
+/** The voices a user may choose, by id (GET /text-to-speech/voices). */
+export type VoiceMap = RouteResponse<typeof API.voice.voices>;
+export type VoiceInfo = VoiceMap[string];
+/** Whether speech-to-text (the voice mode) is configured, and its limits. */
+export type SpeechToTextStatus = RouteResponse<typeof API.voice.sttInfo>;
 
-export const fetchVoiceConfig = () => optionalCall<VoiceConfig>('/api/v1/user_config/ai-voice');
-export const postVoiceConfig = (patch: Partial<VoiceConfig>) =>
-  optionalCall<VoiceConfig>('/api/v1/user_config/ai-voice', { method: 'POST', ...jsonBody(patch) });
-export const fetchVoices = () => optionalCall<VoiceMap>('/api/v1/text-to-speech/voices');
+/** Voice calls are skipped (undefined) without a login, and after a 401 (which logs out). */
+const skipped = { orElse: undefined };
 
-/** A voice as GET /text-to-speech/voices describes it. */
-export type VoiceInfo = { label?: string; language?: string; engine?: string; preview_text?: string };
-
-export type SpeechToTextStatus = {
-  available: boolean;
-  engine: string | null;
-  max_seconds: number;
-  max_bytes: number;
-  /** While not available: the one command that starts the speech-to-text server the deployment looks for. */
-  setup_command?: string | null;
-};
-
-export const fetchSpeechToTextStatus = () => optionalCall<SpeechToTextStatus>('/api/v1/speech-to-text');
+export const fetchVoiceConfig = () => call(API.userConfig.aiVoice, {}, skipped);
+export const postVoiceConfig = (patch: VoiceConfigUpdate) => call(API.userConfig.setAiVoice, { body: patch }, skipped);
+export const fetchVoices = () => call(API.voice.voices, {}, skipped);
+export const fetchSpeechToTextStatus = () => call(API.voice.sttInfo, {}, skipped);

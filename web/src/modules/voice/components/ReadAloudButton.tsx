@@ -1,7 +1,8 @@
 import { IconButton } from '../../../ui/IconButton';
 import { useStore } from '../../common/state/createStore';
 import { useVoiceConfig } from '../hooks/voiceConfig';
-import { loadReadAloud, speechStore } from '../state/speechStore';
+import { speechStore } from '../state/speechStore';
+import { loadReadAloud } from '../state/voiceModules';
 
 type ReadAloudButtonProps = { messageId: string; chatId?: string; text: string };
 

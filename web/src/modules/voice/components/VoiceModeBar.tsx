@@ -1,6 +1,7 @@
 import { Icon } from '../../../ui/Icon';
 import { useStore } from '../../common/state/createStore';
-import { loadVoiceMode, voiceModeStore } from '../state/speechStore';
+import { voiceModeStore } from '../state/speechStore';
+import { loadVoiceMode } from '../state/voiceModules';
 import { voiceModeLabel } from '../utils/micState';
 
 /** Voice mode's state while it is on: what it does now (announced), a tap to end the utterance or interrupt, mute. */

@@ -2,7 +2,8 @@ import './voice.css';
 import { Icon } from '../../../ui/Icon';
 import { useStore } from '../../common/state/createStore';
 import { useSpeechToTextStatus } from '../hooks/voiceConfig';
-import { loadVoiceMode, voiceModeStore } from '../state/speechStore';
+import { voiceModeStore } from '../state/speechStore';
+import { loadVoiceMode } from '../state/voiceModules';
 import { lazy, Suspense, useEffect, useState } from 'react';
 
 type VoiceModeButtonProps = { onTranscript: (text: string) => void; disabled?: boolean };

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { replyStore } from '../../chat/state/replyStore';
 import { useStore } from '../../common/state/createStore';
-import { loadedReadAloud, loadedVoiceMode, loadReadAloud, stopSpeech, voiceModeStore } from '../state/speechStore';
+import { voiceModeStore } from '../state/speechStore';
+import { loadedReadAloud, loadedVoiceMode, loadReadAloud, stopSpeech } from '../state/voiceModules';
 import { useVoiceConfig } from './voiceConfig';
 
 let mounted = 0;

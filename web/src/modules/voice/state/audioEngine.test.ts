@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { json, mockFetch } from '../../../test/fetchMock';
-import { setRequestIdentity } from '../../common/api/http';
+import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { authStore } from '../../auth/state/authStore';
 import { fetchSpeech } from '../api/speechApi';
 import { AudioEngine, NOT_INITIALISED } from './audioEngine';
 
@@ -81,7 +81,8 @@ describe('AudioEngine', () => {
   let ctx: FakeContext;
   let engine: AudioEngine;
   beforeEach(() => {
-    setRequestIdentity(() => ({ accessToken: 't', userId: 'u', userLabel: null }));
+    authStore.reset();
+    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 't', user: registeredUser });
     ctx = new FakeContext();
     engine = new AudioEngine({ createContext: () => ctx as unknown as AudioContext, fetchSpeech, speechSynthesis: null });
   });

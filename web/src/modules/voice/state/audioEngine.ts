@@ -9,7 +9,7 @@ export type EngineState = 'idle' | 'loading' | 'playing' | 'paused';
 export type SpeechChunk = { text: string; chatId?: string; messageId?: string };
 
 /** The user's voice, from the AI voice config. */
-export type VoiceChoice = { voice?: string; speed?: number; openai_model?: string };
+export type VoiceChoice = Pick<SpeechRequest, 'voice' | 'speed' | 'openai_model'>;
 
 export type EngineDeps = {
   createContext?: () => AudioContext;
@@ -265,7 +265,9 @@ export class AudioEngine {
     this.chunksStarted += 1;
     if (this.firstAudioAt === null) {
       this.firstAudioAt = this.now() + Math.max(0, start - ctx.currentTime) * 1000;
-      if (typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark('voice:first-audio');
+      // User Timing: when the first sample plays (for the bench and the browser's profiler).
+      if (typeof performance !== 'undefined' && typeof performance.mark === 'function')
+        performance.mark('voice:first-audio', { startTime: this.firstAudioAt });
     }
     this.notify();
   }

@@ -1,3 +1,4 @@
+import type { SearchTerm } from '@app/contracts/chat/search-terms';
 import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { toLightHtml } from '../../../../ui/clipboard';
 import { useEffectiveFlags } from '../../../insider/hooks/insiderQueries';
@@ -26,6 +27,8 @@ export type AssistantMessageProps = {
   shareId?: string;
   highlighted?: boolean;
   linked?: boolean;
+  /** Opened from a search: the words of the query, marked in the text. */
+  marks?: SearchTerm[] | null;
   /** After a failed stream: asks again. */
   onRetry?: () => void;
 };
@@ -35,7 +38,18 @@ export type AssistantMessageProps = {
  * always in the same places, so that React keeps the reply's elements when the stored message
  * replaces the draft (the list gives both the same key) instead of building them again.
  */
-export function AssistantMessage({ message, draft, branch, busy, actions, shareId, highlighted, linked, onRetry }: AssistantMessageProps) {
+export function AssistantMessage({
+  message,
+  draft,
+  branch,
+  busy,
+  actions,
+  shareId,
+  highlighted,
+  linked,
+  marks = null,
+  onRetry,
+}: AssistantMessageProps) {
   const body = useRef<HTMLDivElement>(null);
   const flags = useEffectiveFlags();
   const metadata = message?.metadata ?? {};
@@ -66,7 +80,7 @@ export function AssistantMessage({ message, draft, branch, busy, actions, shareI
       {draft && <ReplyPhase draft={draft} />}
       <Reasoning text={reasoning} open={streaming && !draft?.text} />
       <RewrittenQuery text={draft ? draft.rewrittenQuery : metadata.rewritten_query} show={!!flags.show_rewritten_user_message} />
-      {(text || !draft) && <MessageBody ref={body} text={text} streaming={streaming} />}
+      {(text || !draft) && <MessageBody ref={body} text={text} streaming={streaming} marks={marks} />}
       {generating && <ImageSlots partials={draft.partialImages} streaming={streaming} />}
       <Attachments
         files={draft ? draft.images : (message?.files ?? [])}

@@ -1,3 +1,4 @@
+import type { SearchTerm } from '@app/contracts/chat/search-terms';
 import { memo } from 'react';
 import type { ReplyDraft } from '../../state/replyStore';
 import type { DisplayMessage } from '../../utils/history';
@@ -18,6 +19,8 @@ type MessageItemProps = {
   highlighted?: boolean;
   /** The message a link leads to: it takes the focus. */
   linked?: boolean;
+  /** Opened from a search: the words of the query, marked in the text. */
+  marks?: SearchTerm[] | null;
   onRetry?: () => void;
 };
 

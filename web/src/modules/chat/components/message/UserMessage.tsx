@@ -1,3 +1,5 @@
+import type { SearchTerm } from '@app/contracts/chat/search-terms';
+import { MarkedText, SearchMarks } from '../../../search/components/SearchMarks';
 import { CopyButton } from '../../../../ui/CopyButton';
 import { IconButton } from '../../../../ui/IconButton';
 import { Attachments } from '../../../files/components/Attachments';
@@ -16,10 +18,12 @@ export type UserMessageProps = {
   shareId?: string;
   highlighted?: boolean;
   linked?: boolean;
+  /** Opened from a search: the words of the query, marked in the text. */
+  marks?: SearchTerm[] | null;
 };
 
 /** A message of the user's: its files, its text (or its edit box), its versions, copy and edit. */
-export function UserMessage({ message, branch, busy, actions, shareId, highlighted, linked }: UserMessageProps) {
+export function UserMessage({ message, branch, busy, actions, shareId, highlighted, linked, marks = null }: UserMessageProps) {
   const edit = useMessageEdit(message.text, (text) => actions?.edit(message, text));
   return (
     <article
@@ -39,7 +43,11 @@ export function UserMessage({ message, branch, busy, actions, shareId, highlight
           busy={busy}
         />
       ) : (
-        <div className="message__bubble">{message.text}</div>
+        <div className="message__bubble">
+          <SearchMarks terms={marks}>
+            <MarkedText text={message.text} />
+          </SearchMarks>
+        </div>
       )}
       {!edit.editing && (
         <div className="message__actions">
