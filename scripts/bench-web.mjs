@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { benchRecorder } from './bench-record.mjs';
+import { startProfile, topSelf } from './bench-profile.mjs';
 import { root, startBuiltProduct } from './lib.mjs';
 
 const runs = Number(process.env.BENCH_WEB_RUNS ?? 3);
@@ -94,12 +95,7 @@ async function streamOnce(browser, url, profile) {
       buffered: false,
     });
   });
-  const cdp = profile ? await context.newCDPSession(page) : undefined;
-  if (cdp) {
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-    await cdp.send('Profiler.start');
-  }
+  const stopProfile = profile ? await startProfile(context, page) : undefined;
   const started = Date.now();
   await page.getByLabel('Message', { exact: true }).fill('Write me a long answer with tables and code.');
   await page.getByRole('button', { name: 'Send message' }).click();
@@ -108,24 +104,9 @@ async function streamOnce(browser, url, profile) {
   const streamMs = Date.now() - started;
   await page.locator('.message--assistant .code-block .hljs-keyword').first().waitFor({ timeout: 30_000 });
   const longTasks = await page.evaluate(() => globalThis.__longTasks);
-  const written = cdp ? (await cdp.send('Profiler.stop')).profile : undefined;
+  const written = stopProfile ? await stopProfile() : undefined;
   await context.close();
   return { longest: longTasks.length ? Math.max(...longTasks) : 0, count: longTasks.length, streamMs, profile: written };
-}
-
-/** The functions with the most self time in a CPU profile (idle, program and GC apart). */
-function topSelf(profile, count = 15) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map();
-  profile.samples.forEach((id, i) => {
-    const { callFrame } = byId.get(id);
-    const key = `${callFrame.functionName || '(anonymous)'} ${callFrame.url.split('/').pop()}:${callFrame.lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  const busy = [...self].filter(([key]) => !key.startsWith('(idle)'));
-  const total = busy.reduce((sum, [, ms]) => sum + ms, 0);
-  console.log(`Self time while streaming (${total.toFixed(0)} ms busy):`);
-  for (const [key, ms] of busy.sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${key}`);
 }
 
 const record = benchRecorder('web');
@@ -164,7 +145,7 @@ try {
     const file = join(profileDir, 'web-stream.cpuprofile');
     writeFileSync(file, JSON.stringify(profile));
     console.log(`CPU profile of one more stream (longest task ${longest.toFixed(0)} ms): ${file}`);
-    topSelf(profile);
+    topSelf(profile, 'while streaming');
   }
 } finally {
   await browser.close();

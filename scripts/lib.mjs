@@ -98,6 +98,8 @@ export async function startBuiltProduct(env = {}, label = 'bench') {
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    /** Its DATA_DIR (the embedded PostgreSQL's password is in postgres.password there). */
+    dataDir,
     stop: async () => {
       const exited = new Promise((r) => child.on('exit', r));
       child.kill('SIGTERM');

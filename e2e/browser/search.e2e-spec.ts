@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { axeViolations } from './support/axe';
-import { expectFocus, newContext, openGuestChat, productSuite, screenshot, VIEWPORTS } from './support/product';
+import { randomUUID } from 'node:crypto';
+import { expectFocus, newContext, openGuestChat, productSql, productSuite, screenshot, VIEWPORTS } from './support/product';
 
 type Viewport = { width: number; height: number };
 
@@ -90,6 +91,64 @@ describe('conversation search in a browser', () => {
       await context.close();
     });
   }
+
+  it('opens a message far up a long conversation, which only the messages near the view render', async () => {
+    const { context, page, errors } = await guestPage();
+    const chatId = await page.evaluate(async () => {
+      const headers = { authorization: `Bearer ${localStorage.getItem('access_token')!}`, 'content-type': 'application/json' };
+      return (await (await fetch('/api/v1/chats/', { method: 'POST', headers, body: '{}' })).json()).chat_id as string;
+    });
+    // 160 messages written as the chat service stores them; the third is the one searched for.
+    const [{ user_id: userId }] = (await productSql(suite.product, 'SELECT user_id FROM chat.conversation WHERE id = $1', [chatId])) as {
+      user_id: string;
+    }[];
+    const ids = Array.from({ length: 160 }, () => randomUUID());
+    const rows = ids.map((id, i) => {
+      const user = i % 2 === 0;
+      const content =
+        i === 2 ? 'Our wombat is called Biscuit.' : user ? `Question ${i}` : `Answer ${i}\n\n${'A line of the answer. '.repeat(20)}`;
+      return {
+        id,
+        sender: user ? 'user' : 'assistant',
+        author: user ? userId : null,
+        content,
+        previous: ids[i - 1] ?? null,
+        minutes: 160 - i,
+      };
+    });
+    await productSql(
+      suite.product,
+      `INSERT INTO chat.message (id, chat_id, user_id, sender, author_user_id, content, previous_message_id, created_at)
+       SELECT r.id, $1, $2, r.sender, r.author, r.content, r.previous, now() - make_interval(mins => r.minutes)
+       FROM jsonb_to_recordset($3::jsonb) AS r(id uuid, sender text, author uuid, content text, previous uuid, minutes int)`,
+      [chatId, userId, JSON.stringify(rows)],
+    );
+    await productSql(
+      suite.product,
+      "UPDATE chat.conversation SET title = 'Pets', last_active_message_id = $2, last_message_at = now() WHERE id = $1",
+      [chatId, ids[159]],
+    );
+    // Opened, it shows its end; the start is not rendered.
+    await page.goto(`/chat/${chatId}`);
+    await page.getByText('Answer 159').waitFor();
+    expect(await page.locator('.message').count()).toBeLessThan(40);
+    expect(await page.locator(`#message-${ids[2]}`).count()).toBe(0);
+    const field = page.getByRole('combobox', { name: 'Search conversations' });
+    await field.click();
+    await field.pressSequentially('wombat', { delay: 30 });
+    await page.getByRole('listbox', { name: 'Search results' }).getByRole('option').first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**#message-${ids[2]}`);
+    const marked = page.locator(`#message-${ids[2]}`);
+    await marked.waitFor();
+    await expectFocus(page, (el) => el?.id, `message-${ids[2]}`);
+    const box = await marked.evaluate((el) => ({ top: el.getBoundingClientRect().top, bottom: el.getBoundingClientRect().bottom }));
+    expect(box.top < (await page.evaluate(() => window.innerHeight)) && box.bottom > 0).toBe(true);
+    expect(await marked.getAttribute('class')).toMatch(/highlight/);
+    await screenshot(page, 'search-opened-long-conversation-wide');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
   it('searches from the Ctrl+K palette with the keyboard alone, cancels outdated searches, and says what it found', async () => {
     const { context, page, errors } = await guestPage(VIEWPORTS.wide, true);

@@ -48,6 +48,8 @@ describe('keyboard shortcuts in a browser', () => {
     await say(page, 'Second question');
     const last = (await page.locator('.message--assistant .markdown').last().innerText()).trim();
     await page.keyboard.press('Control+Shift+C');
+    // The copy is written asynchronously: wait for it to land.
+    await page.waitForFunction(async () => (await navigator.clipboard.readText()).length > 0, null, { timeout: 10_000 });
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied.trim()).toContain(last.slice(0, 40));
     expect(copied).toContain('Second question');

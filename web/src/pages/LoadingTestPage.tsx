@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { PhaseLine } from '../modules/chat/components/PhaseLine';
+import { PhaseLine } from '../modules/chat/components/message/PhaseLine';
 import { PHASE_LABELS, useModelPhase } from '../modules/chat/hooks/useModelPhase';
 import { PublicPage } from '../modules/layout/components/PublicPage';
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { fetchShared, SharedNotFoundError } from '../modules/chat/api/chatApi';
-import { MessageItem } from '../modules/chat/components/MessageItem';
+import { MessageItem } from '../modules/chat/components/message/MessageItem';
 import { activeHistory, toDisplayMessage } from '../modules/chat/utils/history';
 import { Header } from '../modules/layout/components/Header';
 import { uiStore } from '../modules/layout/state/uiStore';
@@ -41,7 +41,7 @@ export function SharedChatPage() {
               <p className="notice notice--info">A read-only copy shared on {new Date(shared.data.shared_at).toLocaleDateString()}.</p>
               <div className="messages">
                 {messages.map((message) => (
-                  <MessageItem key={message.id} message={message} busy={false} readOnly shareId={shareId} />
+                  <MessageItem key={message.id} message={message} busy={false} shareId={shareId} />
                 ))}
               </div>
               <p className="center">

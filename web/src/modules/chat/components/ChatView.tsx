@@ -1,16 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { handleLightCopy } from '../../../ui/clipboard';
 import { Icon } from '../../../ui/Icon';
 import { useFileDrop } from '../../files/hooks/useFileDrop';
 import { createAttachmentDraft } from '../../files/state/attachmentDraft';
 import { useConversationView } from '../hooks/useConversationView';
-import { useFollowReply } from '../hooks/useFollowReply';
 import { useLinkedMessage } from '../hooks/useLinkedMessage';
+import type { MessageListHandle } from '../hooks/useMessageWindow';
 import { useReplyActions } from '../hooks/useReplyActions';
 import { stopGenerating, useReplyDraft } from '../state/replyStore';
 import { ChatHeader } from './ChatHeader';
-import { ChatMessages } from './ChatMessages';
+import { preloadMarkdown } from '../../markdown/components/LazyMarkdown';
+import { LazyChatMessages, preloadChatMessages } from './LazyChatMessages';
 import { ChatWelcome, ConversationNotFound, MessagesLoading } from './ChatEmptyStates';
 import { Composer } from './Composer';
 import { ShareDialog } from './ShareDialog';
@@ -29,9 +30,13 @@ export function ChatView({ chatId }: ChatViewProps) {
   const draft = useReplyDraft(chatId);
   const streaming = !!draft?.streaming;
   const view = useConversationView(chatId, draft);
-  const follow = useFollowReply([view.visible.length, draft?.text, draft?.reasoning, draft?.streaming, view.pendingUser?.id]);
-  const reply = useReplyActions({ chatId, history: view.history, all: view.all, draft, onStart: follow.follow });
-  const linked = useLinkedMessage({ chatId, history: view.history, all: view.all, loaded: view.loaded, onReach: follow.stop });
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  // State, not a ref: the list is loaded on demand, and a link waiting for it is followed once it is there.
+  const [list, setList] = useState<MessageListHandle | null>(null);
+  const toEnd = useCallback(() => list?.toEnd(), [list]);
+  const reveal = useCallback((messageId: string) => list?.reveal(messageId) ?? false, [list]);
+  const reply = useReplyActions({ chatId, history: view.history, all: view.all, draft, onStart: toEnd });
+  const linked = useLinkedMessage({ chatId, history: view.history, all: view.all, loaded: view.loaded, reveal });
   const [attachments] = useState(() => createAttachmentDraft());
   useEffect(() => () => attachments.dispose(), [attachments]);
   const drop = useFileDrop((files) => attachments.add(files), view.notFound);
@@ -39,6 +44,11 @@ export function ChatView({ chatId }: ChatViewProps) {
   const hasMessages = view.visible.length > 0 || !!draft;
   const temporaryWanted = useTemporaryWanted();
   useCloseTemporaryChat(chatId, view.temporary);
+  useEffect(() => {
+    if (!chatId) return;
+    preloadChatMessages();
+    preloadMarkdown();
+  }, [chatId]);
 
   return (
     <div className="chat" data-dragging={drop.dragging || undefined} {...drop.handlers}>
@@ -50,7 +60,7 @@ export function ChatView({ chatId }: ChatViewProps) {
         </div>
       )}
       <main className="chat__main" id="main">
-        <div className="chat__scroll" ref={follow.scroller} onScroll={follow.onScroll}>
+        <div className="chat__scroll" ref={setScroller}>
           <div className="chat__column" onCopy={handleLightCopy}>
             {view.notFound ? (
               <ConversationNotFound />
@@ -59,7 +69,7 @@ export function ChatView({ chatId }: ChatViewProps) {
             ) : !hasMessages ? (
               <ChatWelcome disabled={streaming} onPick={(suggestion) => void reply.send(suggestion)} />
             ) : (
-              <ChatMessages
+              <LazyChatMessages
                 chatId={chatId}
                 visible={view.visible}
                 all={view.all}
@@ -69,6 +79,8 @@ export function ChatView({ chatId }: ChatViewProps) {
                 onEdit={(text, previousMessageId) => void reply.send(text, previousMessageId)}
                 onRegenerate={reply.regenerate}
                 onRetry={reply.retry}
+                scroller={scroller}
+                handle={setList}
               />
             )}
           </div>

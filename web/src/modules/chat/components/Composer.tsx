@@ -6,6 +6,7 @@ import { ACCEPTED_FILE_TYPES } from '../../files/api/filesApi';
 import { AttachmentTray } from '../../files/components/AttachmentTray';
 import type { AttachmentDraft } from '../../files/state/attachmentDraft';
 import { preloadMarkdown } from '../../markdown/components/LazyMarkdown';
+import { preloadChatMessages } from './LazyChatMessages';
 
 type ComposerProps = {
   onSend: (text: string, files: FileReference[]) => void;
@@ -107,6 +108,7 @@ export function Composer({
           onChange={(event) => {
             setText(event.target.value);
             preloadMarkdown();
+            preloadChatMessages();
           }}
           onPaste={(event) => {
             // Files pasted alone attach; a paste that also carries text stays text.

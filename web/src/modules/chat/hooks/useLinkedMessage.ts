@@ -1,7 +1,7 @@
 import { searchQuery } from '@app/contracts/chat/search-terms';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { messageElementId } from '../components/MessageItem';
+import { messageElementId } from '../components/message/messageProps';
 import { latestLeafFrom, type DisplayMessage } from '../utils/history';
 import type { SearchLinkState } from '../../search/hooks/useConversationSearch';
 import { useSwitchBranch } from './chatQueries';
@@ -15,8 +15,8 @@ type LinkedMessageProps = {
   all: DisplayMessage[];
   /** The conversation's messages have been read. */
   loaded: boolean;
-  /** The page scrolls to the linked message (it stops following the end). */
-  onReach: () => void;
+  /** Brings a message into the list and the view; false when the list does not have it (yet). */
+  reveal: (messageId: string) => boolean;
 };
 
 /**
@@ -24,7 +24,7 @@ type LinkedMessageProps = {
  * focused and marked for a moment; on another branch, that branch is switched to first. From a
  * search, the query's words in it are marked (`marks`, its terms) while the link is open.
  */
-export function useLinkedMessage({ chatId, history, all, loaded, onReach }: LinkedMessageProps) {
+export function useLinkedMessage({ chatId, history, all, loaded, reveal }: LinkedMessageProps) {
   const location = useLocation();
   const switchBranch = useSwitchBranch();
   const target = location.hash.startsWith(MESSAGE_HASH) ? decodeURIComponent(location.hash.slice(MESSAGE_HASH.length)) : null;
@@ -32,6 +32,8 @@ export function useLinkedMessage({ chatId, history, all, loaded, onReach }: Link
   const marks = useMemo(() => (target && typeof query === 'string' ? searchQuery(query).terms : null), [target, query]);
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const reached = useRef<string | null>(null);
+  const frame = useRef(0);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
   useEffect(() => {
     if (!target || reached.current === target || !chatId || !loaded) return;
@@ -42,14 +44,19 @@ export function useLinkedMessage({ chatId, history, all, loaded, onReach }: Link
       }
       return;
     }
-    const element = document.getElementById(messageElementId(target));
-    if (!element) return;
+    // The list renders only the messages near the view: it scrolls to this one, which then renders.
+    if (!reveal(target)) return;
     reached.current = target;
-    onReach();
     setHighlighted(target);
-    element.scrollIntoView({ block: 'center' });
-    requestAnimationFrame(() => document.getElementById(messageElementId(target))?.focus({ preventScroll: true }));
-  }, [target, chatId, loaded, history, all, switchBranch, onReach]);
+    let frames = 0;
+    const focus = () => {
+      const element = document.getElementById(messageElementId(target));
+      if (element) element.focus({ preventScroll: true });
+      else if (++frames < 120) frame.current = requestAnimationFrame(focus);
+    };
+    cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(focus);
+  }, [target, chatId, loaded, history, all, switchBranch, reveal]);
 
   useEffect(() => {
     if (!highlighted) return;

@@ -6,6 +6,7 @@ import { createStore, useStore } from '../../common/state/createStore';
 import { randomId } from '../../common/utils/ids';
 import { regenerateStream, sendMessageStream, stopReply, type ReplyStream } from '../api/chatApi';
 import { addMessages, conversationsKey, messagesKey, patchConversation } from '../hooks/chatQueries';
+import { askKey, keepRowKey, replyKey } from './rowKeys';
 
 /** The reply being streamed into one conversation. */
 export type ReplyDraft = {
@@ -107,6 +108,8 @@ function newDraft(
   };
 }
 
+const draftId = () => replyStore.get().draft?.id ?? '';
+
 function apply(event: ReplyEvent, client: QueryClient, chatId: string): void {
   switch (event.event) {
     case 'text':
@@ -116,6 +119,7 @@ function apply(event: ReplyEvent, client: QueryClient, chatId: string): void {
       pending.reasoning += event.data.delta ?? '';
       return schedule();
     case 'user_message':
+      keepRowKey(event.data.message_id, askKey(draftId()));
       addMessages(client, chatId, [event.data]);
       return update(() => ({ userMessage: event.data }));
     case 'phase':
@@ -136,6 +140,7 @@ function apply(event: ReplyEvent, client: QueryClient, chatId: string): void {
     case 'assistant_message': {
       flush();
       const assistant = event.data;
+      keepRowKey(assistant.message_id, replyKey(draftId()));
       addMessages(client, chatId, [assistant]);
       patchConversation(client, chatId, { last_active_message_id: assistant.message_id, last_message_timestamp: assistant.created_at });
       return update(() => ({ assistantMessage: assistant }));

@@ -1,27 +1,21 @@
 import { memo, useEffect, useState } from 'react';
 import { CopyButton } from '../../../ui/CopyButton';
+import { highlightedBefore, highlightSoon } from '../utils/highlightQueue';
 
 type CodeBlockProps = { code: string; language?: string; streaming?: boolean };
 
-type Highlighter = typeof import('../utils/highlight');
-let loading: Promise<Highlighter> | null = null;
-const loadHighlighter = () => (loading ??= import('../utils/highlight'));
-
-/** A code block: language label, copy button, highlighting loaded on demand (not while it streams). */
+/**
+ * A code block: language label, copy button, highlighting loaded on demand (not while it streams),
+ * a few blocks per task (utils/highlightQueue.ts), at once when this code was highlighted before.
+ */
 export const CodeBlock = memo(function CodeBlock({ code, language, streaming }: CodeBlockProps) {
-  const [html, setHtml] = useState<string | null>(null);
+  // The highlighted HTML is read from the queue's results; a highlight landing renders the block again.
+  const [, landed] = useState(0);
   useEffect(() => {
-    if (streaming) return;
-    let cancelled = false;
-    loadHighlighter()
-      .then(({ highlight }) => {
-        if (!cancelled) setHtml(highlight(code, language));
-      })
-      .catch((error) => console.error('Highlighter failed to load', error));
-    return () => {
-      cancelled = true;
-    };
+    if (streaming || highlightedBefore(code, language) !== undefined) return;
+    return highlightSoon(code, language, () => landed((n) => n + 1));
   }, [code, language, streaming]);
+  const html = streaming ? null : (highlightedBefore(code, language) ?? null);
   const label = language?.trim() || 'code';
   return (
     <div className="code-block">
@@ -30,7 +24,7 @@ export const CodeBlock = memo(function CodeBlock({ code, language, streaming }: 
         <CopyButton text={code} label={`Copy ${label}`} />
       </div>
       <pre tabIndex={0} aria-label={`${label} code`}>
-        {html !== null && !streaming ? (
+        {html !== null ? (
           <code className={`hljs language-${label}`} dangerouslySetInnerHTML={{ __html: html }} />
         ) : (
           <code className={`hljs language-${label}`}>{code}</code>

@@ -4,8 +4,11 @@ import { lexerOptions } from './extensions';
 /** A link reference definition (`[name]: url`) or a footnote (`[^name]: text`) applies to the whole text: such a text is lexed whole. */
 const DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
 
-/** How many texts' tokens are kept: the reply streaming, and the stored copy that replaces it. */
-const CACHED_TEXTS = 8;
+/**
+ * How many texts' tokens are kept: the reply streaming and the stored copy that replaces it, and the
+ * messages of a long conversation, rendered again (not lexed again) when scrolled back into view.
+ */
+const CACHED_TEXTS = 256;
 
 export type Lexed = { text: string; tokens: Token[] };
 

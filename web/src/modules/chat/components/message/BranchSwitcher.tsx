@@ -1,4 +1,4 @@
-import { Icon } from '../../../ui/Icon';
+import { Icon } from '../../../../ui/Icon';
 
 type BranchSwitcherProps = { index: number; count: number; onSwitch: (index: number) => void; disabled?: boolean };
 

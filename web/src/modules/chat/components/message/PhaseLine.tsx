@@ -1,4 +1,4 @@
-import { PHASE_LABELS, type ModelPhase } from '../hooks/useModelPhase';
+import { PHASE_LABELS, type ModelPhase } from '../../hooks/useModelPhase';
 
 type PhaseLineProps = { phase: ModelPhase; /** Instead of the phase's own words (a tool running). */ label?: string };
 

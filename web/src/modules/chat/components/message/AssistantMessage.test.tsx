@@ -1,15 +1,15 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { replyDraft } from '../../../test/builders';
-import type { ReplyDraft } from '../state/replyStore';
-import { DraftReply } from './DraftReply';
+import { replyDraft } from '../../../../test/builders';
+import type { ReplyDraft } from '../../state/replyStore';
+import { AssistantMessage } from './AssistantMessage';
 
 const draft = replyDraft;
 const show = (value: ReplyDraft) =>
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <DraftReply draft={value} />
+      <AssistantMessage draft={value} busy />
     </QueryClientProvider>,
   );
 

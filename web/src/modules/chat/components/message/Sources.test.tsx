@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { linkCitations } from '../utils/citations';
+import { linkCitations } from '../../utils/citations';
 import { Sources } from './Sources';
 
 const citations = [

@@ -1,0 +1,98 @@
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { useCallback, useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react';
+import { estimateRowHeight, type MessageRow } from '../utils/messageRows';
+
+/** What the conversation's page can ask of its list of messages. */
+export type MessageListHandle = {
+  /** Brings a message into the list and the view (a link to it); false when it is not in the list. */
+  reveal: (messageId: string) => boolean;
+  /** Goes to the end, and stays there as the reply grows (a reply is starting). */
+  toEnd: () => void;
+};
+
+/** The space between two messages (px), as `.messages` has it. */
+const GAP = 22;
+/** How close to the end (px) still counts as reading the end: the list then follows a growing reply. */
+const NEAR_END = 80;
+/** Rows rendered beyond each edge of the view. */
+const OVERSCAN = 4;
+
+type MessageWindowOptions = {
+  rows: MessageRow[];
+  /** The scroll area (state, not a ref: it is an ancestor, whose ref is set after this list's first effects). */
+  scroller: HTMLElement | null;
+  /** The conversation: a new one opens at its end. */
+  chatId: string | undefined;
+  /** Rows kept rendered wherever the view is (a linked message, the edited one), by key. */
+  pinned: (string | null)[];
+  handle?: Ref<MessageListHandle>;
+};
+
+/**
+ * Only the messages near the view are rendered (and laid out): TanStack Virtual, each row measured
+ * as it renders. The list opens at its end and stays there while a reply grows, as long as the
+ * reader is there (`anchorTo: 'end'`: the growth is read from the rows' size observer, with no
+ * layout forced per frame). The last two rows are always rendered: the shortcuts (copy the last
+ * reply, edit the last message) use their buttons.
+ */
+export function useMessageWindow({ rows, scroller, chatId, pinned, handle }: MessageWindowOptions) {
+  const kept = [rows.length - 2, rows.length - 1, ...pinned.map((key) => rows.findIndex((row) => row.key === key))]
+    .filter((i) => i >= 0)
+    .join(',');
+  const rangeExtractor = useCallback(
+    (range: Range) => [...new Set([...defaultRangeExtractor(range), ...kept.split(',').filter(Boolean).map(Number)])].sort((a, b) => a - b),
+    [kept],
+  );
+  const estimateSize = useCallback((index: number) => estimateRowHeight(rows[index]), [rows]);
+  const getItemKey = useCallback((index: number) => rows[index].key, [rows]);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller,
+    estimateSize,
+    getItemKey,
+    rangeExtractor,
+    overscan: OVERSCAN,
+    gap: GAP,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: NEAR_END,
+    useFlushSync: false,
+  });
+
+  // A conversation opens at its end (its last message), once it has rows.
+  const opened = useRef<string | undefined>(undefined);
+  const hasRows = rows.length > 0;
+  useLayoutEffect(() => {
+    if (!hasRows || opened.current === (chatId ?? '')) return;
+    opened.current = chatId ?? '';
+    virtualizer.scrollToEnd();
+  }, [chatId, hasRows, virtualizer]);
+
+  // Asked to go to the end: now, and again once the rows of the reply starting are there.
+  const endWanted = useRef(false);
+  useLayoutEffect(() => {
+    if (!endWanted.current) return;
+    endWanted.current = false;
+    virtualizer.scrollToEnd();
+  }, [rows.length, virtualizer]);
+
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  useImperativeHandle(
+    handle,
+    () => ({
+      reveal: (messageId) => {
+        const index = rowsRef.current.findIndex((row) => row.kind !== 'draft' && row.message.id === messageId);
+        if (index < 0) return false;
+        virtualizer.scrollToIndex(index, { align: 'center' });
+        return true;
+      },
+      toEnd: () => {
+        endWanted.current = true;
+        virtualizer.scrollToEnd();
+      },
+    }),
+    [virtualizer],
+  );
+  return virtualizer;
+}
