@@ -408,7 +408,7 @@ describe('extraction by a model', () => {
       const second = openai.requests('responses').filter((r) => isExtraction(r.body))[1];
       expect(second.body.input).toContain('- [home] Lives in Lisbon');
 
-      // The chat's next reply is personalised with them (the model's instructions).
+      // The chat's next reply is personalized with them (the model's instructions).
       await guest.say(chatId, 'Where do I live again?');
       const chatRequest = openai
         .requests('responses')

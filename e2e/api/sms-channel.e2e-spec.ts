@@ -189,7 +189,7 @@ describe.each(TRANSPORTS)('the SMS channel over the %s transport', (transport) =
     expect(forged.status).toBe(403);
   });
 
-  it('is one user on the web and by text: the texted conversation shows in the portal, a memory said on the web personalises the reply', async () => {
+  it('is one user on the web and by text: the texted conversation shows in the portal, a memory said on the web personalizes the reply', async () => {
     const phone = nextPhone();
     const web = new ApiClient(texting.booted.stack.url);
     await web.fetchCsrf();

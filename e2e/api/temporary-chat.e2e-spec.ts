@@ -10,7 +10,7 @@ const TTL_SECONDS = 600;
 
 /**
  * Temporary chats (issue 25, part 4) through the gateway, on both transports, with the offline model
- * and the offline memory extractor: not listed, not searched, not personalised, not learnt from (no
+ * and the offline memory extractor: not listed, not searched, not personalized, not learnt from (no
  * exchange event is written, so none reaches memory), deleted when closed or once its time is up.
  */
 describe.each(TRANSPORTS)('temporary chats over the %s transport', (transport) => {

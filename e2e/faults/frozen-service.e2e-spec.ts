@@ -21,7 +21,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * memory reads and replies (issue 23, item 3). The callers learn from the first timeouts that it is
  * down: the gateway's circuit for memory opens (RPC_BREAKER_FAILURES timeouts in a row), the reads
  * still waiting are answered at once, and the next ones 503 with Retry-After without being sent;
- * the chat skips personalisation at once, so replies stay as fast as before. Thawed, memory is
+ * the chat skips personalization at once, so replies stay as fast as before. Thawed, memory is
  * asked again by the first probe. Each part in its own process; the figures are printed.
  */
 describeIf('a frozen memory service slows nothing else', () => {

@@ -9,6 +9,7 @@ export * from './database/outbox';
 export * from './database/outbox-relay';
 export * from './database/outbox-service';
 export * from './database/processed-events';
+export * from './database/public-of';
 export * from './database/sql-migration';
 export * from './database/write-queue';
 export * from './errors/domain-error';

@@ -12,7 +12,7 @@ import { ReplyLeases } from './replies/reply-leases';
 import { ReplyWrites } from './replies/reply-writes';
 import { DailyLimit } from './replies/daily-limit';
 import { InsiderFlagsCache } from './replies/insider-flags.cache';
-import { PersonaliseStep } from './replies/personalise.step';
+import { PersonalizeStep } from './replies/personalize.step';
 import { PromptStep } from './replies/prompt.step';
 import { RepliesService } from './replies/replies.service';
 import { ReplyDrafts } from './replies/reply-drafts';
@@ -20,7 +20,7 @@ import { ReplyJobs } from './replies/reply-jobs';
 import { ReplyPipeline } from './replies/reply-pipeline';
 import { ReplyRecovery } from './replies/reply-recovery';
 import { StopRegistry } from './replies/stop-registry';
-import { StoreStep } from './replies/store.step';
+import { SaveStep } from './replies/save.step';
 import { StreamStep } from './replies/stream.step';
 import { ToolsStep } from './replies/tools.step';
 import { CHAT_TOOLS, type ChatTool } from './tools/chat-tool';
@@ -73,12 +73,12 @@ import { ImportsService } from './imports/imports.service';
     CheckpointStep,
     ReplyLeases,
     ReplyWrites,
-    PersonaliseStep,
+    PersonalizeStep,
     InsiderFlagsCache,
     PromptStep,
     StreamStep,
     ToolsStep,
-    StoreStep,
+    SaveStep,
     // The tool loop's tools: built in (each feature provides its own), and the user's MCP servers'.
     ToolRegistry,
     { provide: ClockTool, useFactory: () => new ClockTool() },

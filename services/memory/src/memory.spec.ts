@@ -1,6 +1,6 @@
 import type { Caller } from '@app/contracts';
 import { MEMORY_NOT_FOUND } from '@app/contracts/memory';
-import { AppLogger, DomainError } from '@app/platform';
+import { AppLogger, DomainError, type PublicOf } from '@app/platform';
 import { extractorOf, providerOf, type MemoryConfig } from './config';
 import { ExtractionService } from './extraction/extraction.service';
 import { createExtractor } from './extraction/extractor.factory';
@@ -9,7 +9,7 @@ import type { Exchange, ExtractedMemory, KnownMemory, MemoryExtractor } from './
 import type { MergePlan } from './extraction/merge-plan';
 import { applyPlan } from './testing/merge-plan.fake';
 import { RuleBasedExtractor } from './extraction/rule-based.extractor';
-import type { MemorySource, MemoryStore, SearchHit, StoredMemory } from './memories/memories.repository';
+import type { MemoriesRepository, MemorySource, SearchHit, StoredMemory } from './memories/memories.repository';
 import { MemoriesService } from './memories/memories.service';
 import { isAboutUser, rank, RetrievalService, scoreOf, searchWords } from './retrieval/retrieval.service';
 
@@ -24,7 +24,7 @@ const DAY = 86_400_000;
  * The repository's contract in memory. Full text is crudely imitated (a word matches a word of the
  * text; the rank grows with the matches), which is all the logic above it needs.
  */
-class FakeMemoryStore implements MemoryStore {
+class FakeMemoryStore implements PublicOf<MemoriesRepository> {
   readonly rows: StoredMemory[] = [];
   readonly appliedEvents = new Set<string>();
   private seq = 0;

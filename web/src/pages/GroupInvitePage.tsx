@@ -4,7 +4,7 @@ import { Spinner } from '../ui/Spinner';
 import { PublicPage } from '../modules/layout/components/PublicPage';
 import { PhoneField } from '../modules/sms/components/PhoneField';
 import { useGroupInvite, useJoinGroup, useSmsService } from '../modules/sms/hooks/smsQueries';
-import { normalisePhone, PHONE_EXAMPLE } from '@app/contracts/sms';
+import { normalizePhone, PHONE_EXAMPLE } from '@app/contracts/sms';
 import { formatPhone } from '../modules/sms/utils/phone';
 import '../modules/sms/components/sms.css';
 
@@ -40,7 +40,7 @@ export function GroupInvitePage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = normalisePhone(number, { northAmerican });
+    const checked = normalizePhone(number, { northAmerican });
     if (!checked.ok) return setProblem(checked.message);
     setProblem(null);
     setNumber(checked.e164);

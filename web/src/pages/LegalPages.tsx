@@ -126,7 +126,7 @@ export function PrivacyPage() {
             <strong>Conversations</strong>: the messages you send, the replies, feedback you give, and files you attach.
           </li>
           <li>
-            <strong>Memories</strong>: facts and inferences the assistant keeps to personalise replies. You can view, edit or delete them.
+            <strong>Memories</strong>: facts and inferences the assistant keeps to personalize replies. You can view, edit or delete them.
           </li>
           <li>
             <strong>Text messages</strong>: messages exchanged with the assistant by SMS, and delivery status.
@@ -139,7 +139,7 @@ export function PrivacyPage() {
 
         <h2>2. How we use it</h2>
         <p>
-          To provide and personalise the Service, keep it secure, prevent abuse, comply with the law, and, with your consent where required,
+          To provide and personalize the Service, keep it secure, prevent abuse, comply with the law, and, with your consent where required,
           improve it. We do not sell your personal data.
         </p>
 

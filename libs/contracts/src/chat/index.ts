@@ -41,7 +41,7 @@ export const MessageMetadataSchema = z
     offline: z.boolean().optional(),
     provider_request_id: z.string().nullable().optional(),
     auto_selected: z.boolean().optional(),
-    /** The memories used to personalise this reply. */
+    /** The memories used to personalize this reply. */
     memory_ids: z.array(z.string()).optional(),
     rewritten_query: z.string().nullable().optional(),
     /** The reply was cut short (provider error, timeout or stop): what came is kept. */

@@ -62,7 +62,7 @@ export const MEMORY_NOT_FOUND = 'Memory not found';
 
 export const MEMORY_RPC = {
   ...commonCalls('memory'),
-  /** The caller's memories that matter for a query, best first (personalisation before each reply). */
+  /** The caller's memories that matter for a query, best first (personalization before each reply). */
   relevant: defineRpc({
     subject: 'memory.relevant.search',
     request: z.object({ query: z.string().max(32_000), limit: z.number().int().min(1).max(50).default(8) }).strict(),

@@ -30,8 +30,8 @@ export function optedOutOfTextsDetail(serviceNumber: string): string {
   return `This number has opted out of texts from the assistant (it texted STOP), so no sign-in code can be sent to it. To opt back in, text START to ${serviceNumber}, then ask for a code again.`;
 }
 
-/** Calls answered by the sms service (subjects `sms.*`). */
-export const SMS_RPC = {
+/** The sms service's calls that send and record texts (subjects `sms.*`; all of them are in SMS_RPC). */
+const SMS_MESSAGE_CALLS = {
   ...commonCalls('sms'),
   /** Sends one text message (Twilio when configured, else the console sink and the development inbox). */
   send: defineRpc({
@@ -155,8 +155,8 @@ export const DevInboundBodySchema = z.object({
   to: E164Schema.optional(),
 });
 
-/** Calls of the text channel answered by the sms service. */
-export const SMS_CHANNEL_RPC = {
+/** The sms service's calls of the text channel (all of them are in SMS_RPC). */
+const SMS_CHANNEL_CALLS = {
   /** An incoming text (Twilio's Messaging webhook): checked, stored once per MessageSid, answered through the outbound queue. */
   inbound: defineRpc({
     subject: 'sms.twilio.inbound',
@@ -245,6 +245,9 @@ export const SMS_CHANNEL_RPC = {
     description: 'Text a number a confirmation; it joins once it replies YES',
   }),
 } as const;
+
+/** Calls answered by the sms service (subjects `sms.*`): texts sent and recorded, and the text channel. */
+export const SMS_RPC = { ...SMS_MESSAGE_CALLS, ...SMS_CHANNEL_CALLS } as const;
 
 /** What became of a reminder's text (see SMS_REMINDER_RPC). */
 export const REMINDER_TEXT_OUTCOMES = ['queued', 'duplicate', 'no_number', 'opted_out', 'over_allowance', 'refused'] as const;

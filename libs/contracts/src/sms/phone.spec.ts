@@ -1,12 +1,12 @@
 import { E164Schema } from './index';
-import { normalisePhone, stripPhoneFormatting } from './phone';
+import { normalizePhone, stripPhoneFormatting } from './phone';
 
 const e164 = (input: string, northAmerican = true) => {
-  const checked = normalisePhone(input, { northAmerican });
+  const checked = normalizePhone(input, { northAmerican });
   return checked.ok ? checked.e164 : `ERR ${checked.message}`;
 };
 
-describe('normalisePhone', () => {
+describe('normalizePhone', () => {
   it('reads local formatting into E.164', () => {
     expect(e164('+1 (415) 555-0100')).toBe('+14155550100');
     expect(e164('(415) 555-0100')).toBe('+14155550100');
@@ -19,7 +19,7 @@ describe('normalisePhone', () => {
 
   it('answers only numbers the server accepts', () => {
     for (const input of ['+1 415 555 0100', '0044 7700 900123', '4155550100']) {
-      const checked = normalisePhone(input);
+      const checked = normalizePhone(input);
       expect(checked.ok && E164Schema.safeParse(checked.e164).success).toBe(true);
     }
   });

@@ -21,7 +21,7 @@ export const PHONE_EXAMPLE = '+1 415 555 0100';
  * only when `northAmerican` is on (the assistant's own number is a +1 number); otherwise the message
  * asks for the country code.
  */
-export function normalisePhone(input: string, { northAmerican = true }: { northAmerican?: boolean } = {}): PhoneCheck {
+export function normalizePhone(input: string, { northAmerican = true }: { northAmerican?: boolean } = {}): PhoneCheck {
   const text = input.trim();
   if (!text) return { ok: false, message: 'Enter your mobile number.' };
   if (/[^\d\s+().\-/]/.test(text)) return { ok: false, message: `Use digits only, like ${PHONE_EXAMPLE}.` };

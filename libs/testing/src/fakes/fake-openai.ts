@@ -418,13 +418,13 @@ function errorBody(status: number, error: FakeOpenAIHttpError['error'] = {}) {
   };
 }
 
-function normaliseResponsesReply(reply: ResponsesReplyInput): ResponsesReply {
+function normalizeResponsesReply(reply: ResponsesReplyInput): ResponsesReply {
   if (typeof reply === 'string') return { steps: [{ text: reply }] };
   if (Array.isArray(reply)) return { steps: reply };
   return reply;
 }
 
-function normaliseChatReply(reply: ChatReplyInput): ChatReply {
+function normalizeChatReply(reply: ChatReplyInput): ChatReply {
   if (typeof reply === 'string') return { steps: [{ text: reply }] };
   if (Array.isArray(reply)) return { steps: reply };
   return reply;
@@ -899,12 +899,12 @@ export class FakeOpenAI {
     const exchange = this.exchange(endpoint, record, response);
     const answering: Answering = { body, record, response, exchange, baseHeaders, answerError };
     if (endpoint === 'responses') {
-      const reply = normaliseResponsesReply(this.queues.responses.shift() ?? this.defaults.responses(body));
+      const reply = normalizeResponsesReply(this.queues.responses.shift() ?? this.defaults.responses(body));
       if (!(await this.preamble(reply, exchange, answerError))) return;
       return this.answerResponses(reply, answering);
     }
     if (endpoint === 'chat.completions') {
-      const reply = normaliseChatReply(this.queues['chat.completions'].shift() ?? this.defaults['chat.completions'](body));
+      const reply = normalizeChatReply(this.queues['chat.completions'].shift() ?? this.defaults['chat.completions'](body));
       if (!(await this.preamble(reply, exchange, answerError))) return;
       return this.answerChat(reply, answering);
     }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { transactionalEvents, type TransactionalEvents } from '@app/platform';
+import { transactionalEvents, type PublicOf, type TransactionalEvents } from '@app/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccountDeletionsRepository } from '../account/account-deletions.repository';
 import { CampaignsRepository } from '../campaigns/campaigns.repository';
@@ -9,9 +9,6 @@ import { SessionsRepository } from '../sessions/sessions.repository';
 import { KeyEnvelope } from '../tokens/key-envelope';
 import { SigningKeysRepository } from '../tokens/signing-keys.repository';
 import { UsersRepository } from '../users/users.repository';
-
-/** The public face of a class (no private members), so that tests can give a typed fake of it. */
-export type PublicOf<T> = { [K in keyof T]: T[K] };
 
 /** The repositories of the auth schema, bound to one unit of work. */
 export interface AuthRepositories {

@@ -390,6 +390,3 @@ export class ChatRepository {
     return result.affected ?? 0;
   }
 }
-
-/** What the classes using the chat schema see of it (its public face: a unit test gives them a fake). */
-export type ChatStore = { [K in keyof ChatRepository]: ChatRepository[K] };

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SERVICE_CONFIG } from '@app/platform';
+import { SERVICE_CONFIG, type PublicOf } from '@app/platform';
 import type { ChatConfig } from '../config';
 import type { Caller } from '@app/contracts';
 import { SENDER_ASSISTANT } from '@app/contracts/chat';
 import { DomainError } from '@app/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ProjectsRepository, type ProjectStore } from '../projects/projects.repository';
-import { ChatRepository, type ChatStore } from './chat.repository';
+import { ProjectsRepository } from '../projects/projects.repository';
+import { ChatRepository } from './chat.repository';
 import { activeHistory, toConversationView, toMessageView, toSharedMessageView } from './views';
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found';
@@ -29,9 +29,9 @@ export function ownerOf(caller: Caller): string {
 @Injectable()
 export class ConversationsService {
   constructor(
-    @Inject(ChatRepository) private readonly repo: ChatStore,
+    @Inject(ChatRepository) private readonly repo: PublicOf<ChatRepository>,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<ChatConfig, 'CHAT_TEMPORARY_CHAT_TTL_SECONDS'>,
-    @Inject(ProjectsRepository) private readonly projects: Pick<ProjectStore, 'find'>,
+    @Inject(ProjectsRepository) private readonly projects: Pick<ProjectsRepository, 'find'>,
   ) {}
 
   async list(caller: Caller) {

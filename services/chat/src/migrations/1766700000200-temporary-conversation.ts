@@ -1,7 +1,7 @@
 import { sqlMigration } from '@app/platform';
 
 /**
- * A temporary chat (issue 25): not listed, not searched, not learnt from, not personalised, and
+ * A temporary chat (issue 25): not listed, not searched, not learnt from, not personalized, and
  * deleted when its user closes it or, at the latest, at `expires_at` (CHAT_TEMPORARY_CHAT_TTL_SECONDS
  * after it began) by the chat's sweeper, which reads this partial index.
  */

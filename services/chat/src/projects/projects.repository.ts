@@ -122,6 +122,3 @@ export class ProjectsRepository {
     });
   }
 }
-
-/** What the classes using projects see of them (a unit test gives them a fake). */
-export type ProjectStore = { [K in keyof ProjectsRepository]: ProjectsRepository[K] };

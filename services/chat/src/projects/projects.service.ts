@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { PROJECT_LIMITS, type Project, type ProjectDeleteChoice, type ProjectFile } from '@app/contracts/chat';
-import { DomainError } from '@app/platform';
+import { DomainError, type PublicOf } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { ownerOf, PROJECT_NOT_FOUND } from '../conversations/conversations.service';
 import { AttachmentsService } from '../replies/attachments.service';
 import type { ProjectRecord } from './project.entity';
-import { ProjectsRepository, type ProjectStore } from './projects.repository';
+import { ProjectsRepository } from './projects.repository';
 
 export function toProjectView(p: ProjectRecord): Project {
   return {
@@ -28,7 +28,7 @@ export function toProjectView(p: ProjectRecord): Project {
 @Injectable()
 export class ProjectsService {
   constructor(
-    @Inject(ProjectsRepository) private readonly repo: ProjectStore,
+    @Inject(ProjectsRepository) private readonly repo: PublicOf<ProjectsRepository>,
     @Inject(AttachmentsService) private readonly attachments: Pick<AttachmentsService, 'describeOwn'>,
   ) {}
 

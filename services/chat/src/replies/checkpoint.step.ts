@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppLogger, SERVICE_CONFIG } from '@app/platform';
 import type { ChatConfig } from '../config';
-import { ChatRepository, type ChatStore } from '../conversations/chat.repository';
+import { ChatRepository } from '../conversations/chat.repository';
 import { ReplyCheckpoints } from './reply-checkpoints';
 import { ReplyLeases } from './reply-leases';
 import { ReplyWrites } from './reply-writes';
@@ -19,7 +19,7 @@ const CHECKPOINT_MS = 1_000;
 @Injectable()
 export class CheckpointStep {
   constructor(
-    @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'checkpointReply'>,
+    @Inject(ChatRepository) private readonly repo: Pick<ChatRepository, 'checkpointReply'>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<ChatConfig, 'CHAT_REPLY_LEASE_MS'>,
     @Inject(ReplyLeases) private readonly leases: Pick<ReplyLeases, 'hold' | 'release'>,

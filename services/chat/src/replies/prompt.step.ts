@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SENDER_USER, type FileReference } from '@app/contracts/chat';
 import { SERVICE_CONFIG } from '@app/platform';
 import type { ChatConfig } from '../config';
-import { ChatRepository, type ChatStore } from '../conversations/chat.repository';
+import { ChatRepository } from '../conversations/chat.repository';
 import { activeHistory } from '../conversations/views';
 import type { MessageEntity } from '../messages/message.entity';
-import { ProjectsRepository, type ProjectStore } from '../projects/projects.repository';
+import { ProjectsRepository } from '../projects/projects.repository';
 import { AttachmentsService } from './attachments.service';
 import type { ReplyContext } from './reply-context';
 import { HISTORY_UNREADABLE, StorageFailure } from './reply-failure';
@@ -21,13 +21,13 @@ import { HISTORY_UNREADABLE, StorageFailure } from './reply-failure';
 @Injectable()
 export class PromptStep {
   constructor(
-    @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'chatMessages'>,
+    @Inject(ChatRepository) private readonly repo: Pick<ChatRepository, 'chatMessages'>,
     @Inject(AttachmentsService) private readonly attachments: Pick<AttachmentsService, 'forModel'>,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<ChatConfig, 'CHAT_CONTEXT_MESSAGES' | 'CHAT_EXPERT_NAME'>,
-    @Inject(ProjectsRepository) private readonly projects: Pick<ProjectStore, 'promptOf'>,
+    @Inject(ProjectsRepository) private readonly projects: Pick<ProjectsRepository, 'promptOf'>,
   ) {}
 
-  /** The active history and its files: what the prompt needs besides the memories (the pipeline loads it while personalising). */
+  /** The active history and its files: what the prompt needs besides the memories (the pipeline loads it while personalizing). */
   async load(ctx: Pick<ReplyContext, 'caller' | 'conversation' | 'userMessage'>): Promise<LoadedHistory> {
     const history = activeHistory(await this.messagesOf(ctx.conversation.id), ctx.userMessage.id)
       .filter((m) => !m.hidden && (m.sender === SENDER_USER || m.content))
@@ -69,7 +69,7 @@ export class PromptStep {
   private async projectOf(ctx: Pick<ReplyContext, 'caller' | 'conversation'>) {
     const projectId = ctx.conversation.projectId;
     if (!projectId) return null;
-    let project: Awaited<ReturnType<ProjectStore['promptOf']>>;
+    let project: Awaited<ReturnType<ProjectsRepository['promptOf']>>;
     try {
       project = await this.projects.promptOf(ctx.conversation.userId, projectId);
     } catch (error) {

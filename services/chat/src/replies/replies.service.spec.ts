@@ -45,14 +45,14 @@ function setup(env: Record<string, string> = {}) {
   const model = new FakeModel();
   const jobs = new FakeJobs();
   const kv = new MemoryStore();
-  const personalise = { look: async () => ({ memories: [], showQuery: false }) };
+  const personalize = { look: async () => ({ memories: [], showQuery: false }) };
   const replies = new RepliesService(
     repo,
     attachments,
     new DailyLimit(new Throttler(kv), config),
     new ReplyDrafts(repo, model, config),
     jobs,
-    personalise,
+    personalize,
   );
   const conversation = aConversation({ id: 'chat', userId: 'owner' });
   repo.seed(conversation);

@@ -3,14 +3,14 @@ import type { Caller } from '@app/contracts';
 import { SENDER_USER, type FileReference, type ReplyEvent } from '@app/contracts/chat';
 import { DomainError, observeJob } from '@app/platform';
 import type { Observable } from 'rxjs';
-import { ChatRepository, type ChatStore } from '../conversations/chat.repository';
+import { ChatRepository } from '../conversations/chat.repository';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { CONVERSATION_NOT_FOUND, MESSAGE_NOT_FOUND, ownerOf } from '../conversations/conversations.service';
 import { toMessageView } from '../conversations/views';
 import type { MessageEntity } from '../messages/message.entity';
 import { AttachmentsService } from './attachments.service';
 import { DailyLimit } from './daily-limit';
-import { PersonaliseStep } from './personalise.step';
+import { PersonalizeStep } from './personalize.step';
 import type { Emit } from './reply-context';
 import { ReplyDrafts } from './reply-drafts';
 import { ReplyJobs } from './reply-jobs';
@@ -26,12 +26,12 @@ export const NOTHING_TO_ANSWER = 'There is no message to answer again.';
 @Injectable()
 export class RepliesService {
   constructor(
-    @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'findConversation' | 'findMessage'>,
+    @Inject(ChatRepository) private readonly repo: Pick<ChatRepository, 'findConversation' | 'findMessage'>,
     @Inject(AttachmentsService) private readonly attachments: Pick<AttachmentsService, 'verify'>,
     @Inject(DailyLimit) private readonly limit: Pick<DailyLimit, 'take'>,
     @Inject(ReplyDrafts) private readonly drafts: Pick<ReplyDrafts, 'withMessage' | 'again'>,
     @Inject(ReplyJobs) private readonly jobs: Pick<ReplyJobs, 'write' | 'stop'>,
-    @Inject(PersonaliseStep) private readonly personalise: Pick<PersonaliseStep, 'look'>,
+    @Inject(PersonalizeStep) private readonly personalize: Pick<PersonalizeStep, 'look'>,
   ) {}
 
   /** A new message (appended to the active branch, or a new branch after `previous_message_id`) and its reply. */
@@ -49,10 +49,10 @@ export class RepliesService {
       const files = input.files?.length ? await this.attachments.verify(caller, input.files) : [];
       await this.limit.take(caller);
       // The memories are looked for while the message is stored (after the limit: a refused request costs no search).
-      const personalised = this.personalise.look(caller, conversation, input.content);
+      const personalized = this.personalize.look(caller, conversation, input.content);
       const draft = await this.drafts.withMessage(conversation, { content: input.content, previousId, files });
       emit({ event: 'user_message', data: toMessageView(draft.userMessage) });
-      await this.jobs.write({ caller, conversation, emit, personalised, ...draft });
+      await this.jobs.write({ caller, conversation, emit, personalized, ...draft });
     });
   }
 

@@ -8,8 +8,8 @@ import type { ModelChoice } from '../llm/model-choice';
 import type { MessageEntity } from '../messages/message.entity';
 import type { ReplyFailure } from './reply-failure';
 
-/** What personalises a reply: the memories that bear on the message, and whether to show the query back. */
-export interface Personalisation {
+/** What personalizes a reply: the memories that bear on the message, and whether to show the query back. */
+export interface Personalization {
   memories: RelevantMemory[];
   showQuery: boolean;
 }
@@ -34,10 +34,10 @@ export interface ReplyContext {
   /** Sends an event to whoever listens (nobody, once the client has gone: the reply goes on). */
   readonly emit: Emit;
   readonly startedAt: number;
-  /** Personalisation already under way (started while the message was stored), if it was. */
-  readonly personalised?: Promise<Personalisation>;
+  /** Personalization already under way (started while the message was stored), if it was. */
+  readonly personalized?: Promise<Personalization>;
 
-  /** Personalise: the user's memories relevant to the message, and the query as shown to insiders. */
+  /** Personalize: the user's memories relevant to the message, and the query as shown to insiders. */
   memories: RelevantMemory[];
   rewrittenQuery: string | null;
   /** Build the prompt: the instructions and the turns of the active history. */
@@ -63,7 +63,7 @@ export interface ReplyContext {
 
 export type ReplyGiven = Pick<
   ReplyContext,
-  'caller' | 'conversation' | 'userMessage' | 'reply' | 'choice' | 'provider' | 'stop' | 'emit' | 'personalised'
+  'caller' | 'conversation' | 'userMessage' | 'reply' | 'choice' | 'provider' | 'stop' | 'emit' | 'personalized'
 >;
 
 export function newReplyContext(given: ReplyGiven): ReplyContext {

@@ -3,7 +3,7 @@ import { SENDER_ASSISTANT, SENDER_USER, type FileReference } from '@app/contract
 import { SERVICE_CONFIG } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import type { ChatConfig } from '../config';
-import { ChatRepository, type ChatStore } from '../conversations/chat.repository';
+import { ChatRepository } from '../conversations/chat.repository';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { LLM_PROVIDER, type LlmProvider, type ProviderDescriptor } from '../llm/llm-provider';
 import { chooseModel, type ModelChoice } from '../llm/model-choice';
@@ -26,7 +26,7 @@ export interface ReplyDraft {
 @Injectable()
 export class ReplyDrafts {
   constructor(
-    @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'newMessage' | 'addMessageWithReply' | 'startReply'>,
+    @Inject(ChatRepository) private readonly repo: Pick<ChatRepository, 'newMessage' | 'addMessageWithReply' | 'startReply'>,
     @Inject(LLM_PROVIDER) private readonly llm: Pick<LlmProvider, 'describe'>,
     @Inject(SERVICE_CONFIG) private readonly config: ChatConfig,
   ) {}

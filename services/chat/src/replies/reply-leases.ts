@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { AppLogger, runPeriodically, SERVICE_CONFIG, type Periodic } from '@app/platform';
 import type { ChatConfig } from '../config';
-import { ChatRepository, type ChatStore } from '../conversations/chat.repository';
+import { ChatRepository } from '../conversations/chat.repository';
 import { ReplyWrites } from './reply-writes';
 
 /** How many replies one renewal statement names at most. */
@@ -20,7 +20,7 @@ export class ReplyLeases implements OnApplicationShutdown {
   private periodic?: Periodic;
 
   constructor(
-    @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'renewLeases'>,
+    @Inject(ChatRepository) private readonly repo: Pick<ChatRepository, 'renewLeases'>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'error'>,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<ChatConfig, 'CHAT_REPLY_LEASE_MS'>,
     @Inject(ReplyWrites) private readonly writes: Pick<ReplyWrites, 'lease'>,

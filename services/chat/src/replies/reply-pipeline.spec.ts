@@ -20,13 +20,13 @@ import { FakeProjectsRepository } from '../testing/projects.fake';
 import { CheckpointStep } from './checkpoint.step';
 import { ReplyLeases } from './reply-leases';
 import { InsiderFlagsCache } from './insider-flags.cache';
-import { PERSONALISE_TIMEOUT_MS, PersonaliseStep } from './personalise.step';
+import { PERSONALIZE_TIMEOUT_MS, PersonalizeStep } from './personalize.step';
 import { PromptStep } from './prompt.step';
 import { newReplyContext, type ReplyContext } from './reply-context';
 import { ReplyDrafts } from './reply-drafts';
 import { HISTORY_UNREADABLE, REPLY_NOT_SAVED, ReplyStopped, SHUTDOWN_DETAIL } from './reply-failure';
 import { ReplyPipeline } from './reply-pipeline';
-import { StoreStep } from './store.step';
+import { SaveStep } from './save.step';
 import { StreamStep } from './stream.step';
 import { ToolsStep } from './tools.step';
 import { ToolRegistry } from '../tools/tool-registry';
@@ -63,11 +63,11 @@ function setup(options: { config?: Partial<ChatConfig>; provider?: ProviderDescr
   const leases = new ReplyLeases(repo, logger, config, writes);
   const pipeline = new ReplyPipeline(
     new CheckpointStep(repo, logger, config, leases, writes),
-    new PersonaliseStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
+    new PersonalizeStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
     new PromptStep(repo, attachments, config, projects),
     new StreamStep(model, attachments, logger, config),
     new ToolsStep(new ToolRegistry([]), logger, config),
-    new StoreStep(repo, logger, writes),
+    new SaveStep(repo, logger, writes),
     logger,
   );
   const drafts = new ReplyDrafts(repo, model, config);
@@ -233,7 +233,7 @@ describe('the reply pipeline', () => {
     });
   });
 
-  describe('personalise', () => {
+  describe('personalize', () => {
     it("asks the memory service for the user's memories relevant to the message, and gives them to the model", async () => {
       const { rpc, model, reply } = setup();
       rpc.answer(MEMORY_RPC.relevant, () => ({ memories: [memory('m1', 'Lives in Lisbon'), memory('m2', 'Is vegetarian')] }));
@@ -241,7 +241,7 @@ describe('the reply pipeline', () => {
       expect(rpc.calls.find((c) => c.subject === MEMORY_RPC.relevant.subject)).toMatchObject({
         data: { query: 'What should I cook tonight?', limit: 8 },
         caller: { user_id: 'owner' },
-        timeoutMs: PERSONALISE_TIMEOUT_MS,
+        timeoutMs: PERSONALIZE_TIMEOUT_MS,
       });
       expect(model.requests[0].system).toContain(
         'What you know about the user (use it when it helps, never recite it unasked):\n- Lives in Lisbon\n- Is vegetarian',

@@ -2,18 +2,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppLogger } from '@app/platform';
 import { toMessageView } from '../conversations/views';
 import { CheckpointStep } from './checkpoint.step';
-import { PersonaliseStep } from './personalise.step';
+import { PersonalizeStep } from './personalize.step';
 import { PromptStep } from './prompt.step';
 import type { ReplyContext } from './reply-context';
 import { failureOf, type ReplyFailure } from './reply-failure';
-import { StoreStep } from './store.step';
+import { SaveStep } from './save.step';
 import { StreamStep } from './stream.step';
 import { ToolsStep } from './tools.step';
 
 /**
  * A reply, top to bottom:
  *
- *   1. personalise   the user's relevant memories and insider flags      → ctx.memories, ctx.rewrittenQuery
+ *   1. personalize   the user's relevant memories and insider flags      → ctx.memories, ctx.rewrittenQuery
  *   2. build prompt  the active history, its attachments, instructions   → ctx.prompt
  *   3. stream        the provider's answer, told to the client as it comes → ctx.text, reasoning, images, served
  *   4. tools         the tools the model asked for, run, their results given back (ctx.toolRuns);
@@ -29,11 +29,11 @@ import { ToolsStep } from './tools.step';
 export class ReplyPipeline {
   constructor(
     private readonly checkpoints: CheckpointStep,
-    private readonly personalise: PersonaliseStep,
+    private readonly personalize: PersonalizeStep,
     private readonly prompt: PromptStep,
     private readonly stream: StreamStep,
     private readonly tools: ToolsStep,
-    private readonly store: StoreStep,
+    private readonly store: SaveStep,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn' | 'error'>,
   ) {}
 
@@ -44,7 +44,7 @@ export class ReplyPipeline {
       const history = this.prompt.load(ctx);
       history.catch(() => undefined); // its failure is the prompt step's, below
       const tools = this.tools.offer(ctx); // never fails: without its tools, a reply goes on without them
-      await this.personalise.run(ctx);
+      await this.personalize.run(ctx);
       await this.prompt.run(ctx, history);
       await tools;
       this.tools.instruct(ctx);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppLogger, SERVICE_CONFIG } from '@app/platform';
 import type { ChatConfig } from '../config';
-import { ChatRepository, type ChatStore } from '../conversations/chat.repository';
+import { ChatRepository } from '../conversations/chat.repository';
 
 /**
  * Replies left `streaming` by a chat process that died (a crash, a kill, a node lost): once their
@@ -15,7 +15,7 @@ export class ReplyRecovery implements OnApplicationBootstrap, OnApplicationShutd
   private running?: Promise<void>;
 
   constructor(
-    @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'recoverAbandonedReplies'>,
+    @Inject(ChatRepository) private readonly repo: Pick<ChatRepository, 'recoverAbandonedReplies'>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<ChatConfig, 'CHAT_REPLY_LEASE_MS'>,
   ) {}

@@ -20,13 +20,13 @@ import { ToolRefusal, type ChatTool } from '../tools/chat-tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import { CheckpointStep } from './checkpoint.step';
 import { InsiderFlagsCache } from './insider-flags.cache';
-import { PersonaliseStep } from './personalise.step';
+import { PersonalizeStep } from './personalize.step';
 import { PromptStep } from './prompt.step';
 import { newReplyContext, type ReplyContext } from './reply-context';
 import { ReplyDrafts } from './reply-drafts';
 import { ReplyLeases } from './reply-leases';
 import { ReplyPipeline } from './reply-pipeline';
-import { StoreStep } from './store.step';
+import { SaveStep } from './save.step';
 import { StreamStep } from './stream.step';
 import { STEPS_SPENT, ToolsStep } from './tools.step';
 
@@ -65,11 +65,11 @@ function setup(tools: ChatTool<{ city: string }>[], config: Partial<ChatConfig> 
   const writes = aReplyWrites(logger);
   const pipeline = new ReplyPipeline(
     new CheckpointStep(repo, logger, settings, new ReplyLeases(repo, logger, settings, writes), writes),
-    new PersonaliseStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
+    new PersonalizeStep(rpc, logger, new InsiderFlagsCache(rpc, new FakeBroadcastBus())),
     new PromptStep(repo, attachments, settings, new FakeProjectsRepository(repo)),
     new StreamStep(model, attachments, logger, settings),
     new ToolsStep(new ToolRegistry(tools as ChatTool[]), logger, settings),
-    new StoreStep(repo, logger, writes),
+    new SaveStep(repo, logger, writes),
     logger,
   );
   const drafts = new ReplyDrafts(repo, model, settings);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AppLogger, SERVICE_CONFIG } from '@app/platform';
 import type { ChatConfig } from '../config';
-import { ChatRepository, type ChatStore } from '../conversations/chat.repository';
+import { ChatRepository } from '../conversations/chat.repository';
 
 /**
  * Deletes the temporary chats whose time is up (CHAT_TEMPORARY_CHAT_TTL_SECONDS after they began),
@@ -12,7 +12,7 @@ export class TemporaryChatsSweeper implements OnApplicationBootstrap, OnModuleDe
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'deleteExpiredConversations'>,
+    @Inject(ChatRepository) private readonly repo: Pick<ChatRepository, 'deleteExpiredConversations'>,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<ChatConfig, 'CHAT_TEMPORARY_SWEEP_MS'>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
   ) {}

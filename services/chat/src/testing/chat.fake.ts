@@ -9,8 +9,9 @@ import {
   type Bus,
   type CallOptions,
   type RpcClient,
+  type PublicOf,
 } from '@app/platform';
-import type { ChatStore, ExchangeCompleted } from '../conversations/chat.repository';
+import type { ChatRepository, ExchangeCompleted } from '../conversations/chat.repository';
 import type { LlmAttachment, LlmEvent, LlmProvider, LlmRequest, ProviderDescriptor } from '../llm/llm-provider';
 import type { AttachmentsService } from '../replies/attachments.service';
 import { ReplyWrites } from '../replies/reply-writes';
@@ -67,9 +68,9 @@ export function aMessage(fields: Partial<MessageEntity> = {}): MessageEntity {
   });
 }
 
-type Failing = keyof ChatStore;
+type Failing = keyof ChatRepository;
 
-export class FakeChatRepository implements ChatStore {
+export class FakeChatRepository implements PublicOf<ChatRepository> {
   readonly conversations = new Map<string, ConversationEntity>();
   readonly messages = new Map<string, MessageEntity>();
   readonly shares = new Map<string, ShareEntity>();
@@ -225,7 +226,7 @@ export class FakeChatRepository implements ChatStore {
     return this.sorted((m) => m.userId === userId && !m.hidden && m.status !== 'streaming' && (!chatIds || chatIds.includes(m.chatId)));
   }
 
-  newMessage(fields: Parameters<ChatStore['newMessage']>[0]): MessageEntity {
+  newMessage(fields: Parameters<ChatRepository['newMessage']>[0]): MessageEntity {
     return Object.assign(new MessageEntity(), { feedback: null, hidden: false, status: 'complete', leaseExpiresAt: null, ...fields });
   }
 

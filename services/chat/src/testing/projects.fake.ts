@@ -1,7 +1,7 @@
 import type { ProjectDeleteChoice, ProjectFile } from '@app/contracts/chat';
-import { DomainError } from '@app/platform';
+import { DomainError, type PublicOf } from '@app/platform';
 import type { ProjectRecord } from '../projects/project.entity';
-import type { ProjectStore } from '../projects/projects.repository';
+import type { ProjectsRepository } from '../projects/projects.repository';
 import { tick, type FakeChatRepository } from './chat.fake';
 
 /**
@@ -9,7 +9,7 @@ import { tick, type FakeChatRepository } from './chat.fake';
  * (scoped by owner, the per-user bound, conversations deleted or moved out with a project), over
  * the conversations of a FakeChatRepository.
  */
-export class FakeProjectsRepository implements ProjectStore {
+export class FakeProjectsRepository implements PublicOf<ProjectsRepository> {
   readonly projects = new Map<string, Omit<ProjectRecord, 'conversationCount'>>();
 
   constructor(private readonly chats: FakeChatRepository) {}

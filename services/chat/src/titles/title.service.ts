@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVICE_CONFIG } from '@app/platform';
 import type { ChatConfig } from '../config';
-import { ChatRepository, type ChatStore, type ExchangeCompleted } from '../conversations/chat.repository';
+import { ChatRepository, type ExchangeCompleted } from '../conversations/chat.repository';
 import { LLM_PROVIDER, type LlmProvider } from '../llm/llm-provider';
 import { titleFrom } from './title-from';
 
@@ -18,7 +18,7 @@ const TITLE_INSTRUCTIONS =
 @Injectable()
 export class TitleService {
   constructor(
-    @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'isUntitled' | 'titleOnce'>,
+    @Inject(ChatRepository) private readonly repo: Pick<ChatRepository, 'isUntitled' | 'titleOnce'>,
     @Inject(LLM_PROVIDER) private readonly llm: Pick<LlmProvider, 'complete'>,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<ChatConfig, 'CHAT_MODEL' | 'CHAT_FAST_MODEL'>,
   ) {}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Controller, Inject, Req, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { API } from '@app/contracts/gateway';
-import { SMS_CHANNEL_RPC } from '@app/contracts/sms';
+import { SMS_RPC } from '@app/contracts/sms';
 import { DomainError, publicUrlFor, RpcCallError, RpcClient } from '@app/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config';
@@ -35,7 +35,7 @@ export class DevPhoneController {
     const url = publicUrlFor(this.config.PUBLIC_URL, INBOUND_PATH, `${request.protocol}://${request.headers.host}`);
     let signed: { params: Record<string, string>; signature: string };
     try {
-      const to = body.to ?? (await this.rpc.call(SMS_CHANNEL_RPC.service, {}, callerOf(request))).phone_number ?? '';
+      const to = body.to ?? (await this.rpc.call(SMS_RPC.service, {}, callerOf(request))).phone_number ?? '';
       const params = {
         MessageSid: messageSid,
         SmsSid: messageSid,
@@ -46,7 +46,7 @@ export class DevPhoneController {
         NumMedia: '0',
       };
       // The sms service signs only while its development inbox is on (404 otherwise).
-      const { signature } = await this.rpc.call(SMS_CHANNEL_RPC.devSign, { url, params }, callerOf(request));
+      const { signature } = await this.rpc.call(SMS_RPC.devSign, { url, params }, callerOf(request));
       signed = { params, signature };
     } catch (error) {
       if (error instanceof RpcCallError && error.shape.status === 404) throw DomainError.notFound('Not Found');

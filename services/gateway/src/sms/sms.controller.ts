@@ -1,6 +1,6 @@
 import { Controller, Header, Inject, Req } from '@nestjs/common';
 import { API } from '@app/contracts/gateway';
-import { SMS_CHANNEL_RPC } from '@app/contracts/sms';
+import { SMS_RPC } from '@app/contracts/sms';
 import { RpcClient } from '@app/platform';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config';
@@ -26,12 +26,12 @@ export class SmsController {
   @Route(API.sms.twilioInbound)
   @Header('content-type', 'text/xml; charset=utf-8')
   async inbound(@Req() request: FastifyRequest): Promise<string> {
-    await this.rpc.call(SMS_CHANNEL_RPC.inbound, twilioWebhookOf(request, this.config.PUBLIC_URL), callerOf(request));
+    await this.rpc.call(SMS_RPC.inbound, twilioWebhookOf(request, this.config.PUBLIC_URL), callerOf(request));
     return EMPTY_TWIML;
   }
 
   @Route(API.sms.twilioStatus)
   async status(@Req() request: FastifyRequest): Promise<void> {
-    await this.rpc.call(SMS_CHANNEL_RPC.status, twilioWebhookOf(request, this.config.PUBLIC_URL), callerOf(request));
+    await this.rpc.call(SMS_RPC.status, twilioWebhookOf(request, this.config.PUBLIC_URL), callerOf(request));
   }
 }

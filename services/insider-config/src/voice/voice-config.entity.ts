@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
-/** A user's AI voice settings as last saved (the service reads them through normaliseVoiceConfig). */
+/** A user's AI voice settings as last saved (the service reads them through normalizeVoiceConfig). */
 @Entity({ name: 'voice_config' })
 export class VoiceConfigEntity {
   @PrimaryColumn({ name: 'user_id', type: 'uuid' })

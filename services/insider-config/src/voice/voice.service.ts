@@ -10,7 +10,7 @@ const FIELDS = Object.keys(DEFAULT_AI_VOICE_CONFIG) as (keyof AiVoiceConfig)[];
  * Stored settings as they apply today: a field that is missing or no longer allowed (an allow-list
  * shrank, a range narrowed) falls back to its default, and so does a voice the model lacks.
  */
-export function normaliseVoiceConfig(stored: Record<string, unknown> | null): AiVoiceConfig {
+export function normalizeVoiceConfig(stored: Record<string, unknown> | null): AiVoiceConfig {
   if (!stored) return { ...DEFAULT_AI_VOICE_CONFIG };
   const whole = AiVoiceConfigSchema.safeParse({ ...DEFAULT_AI_VOICE_CONFIG, ...stored });
   if (whole.success) return whole.data;
@@ -36,10 +36,10 @@ export class VoiceService {
   constructor(@Inject(VoiceConfigRepository) private readonly configs: VoiceConfigStore) {}
 
   async get(caller: Caller): Promise<AiVoiceConfig> {
-    return normaliseVoiceConfig(await this.configs.find(userIdOf(caller)));
+    return normalizeVoiceConfig(await this.configs.find(userIdOf(caller)));
   }
 
   update(caller: Caller, update: AiVoiceConfigUpdate): Promise<AiVoiceConfig> {
-    return this.configs.update(userIdOf(caller), (stored) => mergeVoiceConfig(normaliseVoiceConfig(stored), update));
+    return this.configs.update(userIdOf(caller), (stored) => mergeVoiceConfig(normalizeVoiceConfig(stored), update));
   }
 }

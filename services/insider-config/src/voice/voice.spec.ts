@@ -3,7 +3,7 @@ import type { AiVoiceConfig } from '@app/contracts/insider-config';
 import { DEFAULT_AI_VOICE_CONFIG } from '@app/contracts/insider-config';
 import { DomainError } from '@app/platform';
 import type { VoiceConfigStore } from './voice-config.repository';
-import { mergeVoiceConfig, normaliseVoiceConfig, VoiceService } from './voice.service';
+import { mergeVoiceConfig, normalizeVoiceConfig, VoiceService } from './voice.service';
 
 /** The repository's contract in memory: a change that throws leaves nothing behind. */
 class FakeVoiceConfigStore implements VoiceConfigStore {
@@ -83,13 +83,13 @@ describe('AI voice settings', () => {
   });
 
   it('read stored settings defensively: a field no longer allowed falls back to its default', () => {
-    expect(normaliseVoiceConfig(null)).toEqual(DEFAULT_AI_VOICE_CONFIG);
-    expect(normaliseVoiceConfig({ min_chars: 300 })).toEqual({ ...DEFAULT_AI_VOICE_CONFIG, min_chars: 300 });
-    expect(normaliseVoiceConfig({ min_chars: 5, voice: 'retired', speed: 2, extra: true })).toEqual({
+    expect(normalizeVoiceConfig(null)).toEqual(DEFAULT_AI_VOICE_CONFIG);
+    expect(normalizeVoiceConfig({ min_chars: 300 })).toEqual({ ...DEFAULT_AI_VOICE_CONFIG, min_chars: 300 });
+    expect(normalizeVoiceConfig({ min_chars: 5, voice: 'retired', speed: 2, extra: true })).toEqual({
       ...DEFAULT_AI_VOICE_CONFIG,
       speed: 2,
     });
-    expect(normaliseVoiceConfig({ openai_model: 'tts-1', voice: 'marin' })).toEqual({ ...DEFAULT_AI_VOICE_CONFIG, openai_model: 'tts-1' });
+    expect(normalizeVoiceConfig({ openai_model: 'tts-1', voice: 'marin' })).toEqual({ ...DEFAULT_AI_VOICE_CONFIG, openai_model: 'tts-1' });
   });
 
   it('need a signed-in caller', async () => {

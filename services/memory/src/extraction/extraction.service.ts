@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PayloadOf } from '@app/contracts';
 import type { CHAT_EVENTS } from '@app/contracts/chat';
-import { AppLogger } from '@app/platform';
+import { AppLogger, type PublicOf } from '@app/platform';
 import { z } from 'zod';
-import { MemoriesRepository, type MemoryStore } from '../memories/memories.repository';
+import { MemoriesRepository } from '../memories/memories.repository';
 import { searchWords } from '../retrieval/retrieval.service';
 import { awaitingConfirmation, planMerge } from './merge-plan';
 import { ExtractionAnswerError } from './model.extractor';
@@ -39,7 +39,7 @@ export class ExtractionService {
   private readonly fallback = new RuleBasedExtractor();
 
   constructor(
-    @Inject(MemoriesRepository) private readonly store: MemoryStore,
+    @Inject(MemoriesRepository) private readonly store: PublicOf<MemoriesRepository>,
     @Inject(MEMORY_EXTRACTOR) private readonly extractor: MemoryExtractor,
     private readonly logger: AppLogger,
   ) {}

@@ -22,11 +22,11 @@ export interface SearchHit<M extends RetrievedMemory = StoredMemory> {
   textRank: number;
 }
 
-/** What personalisation reads of a memory: what it ranks it by and what it tells the chat. */
+/** What personalization reads of a memory: what it ranks it by and what it tells the chat. */
 export type RetrievedMemory = Pick<StoredMemory, 'id' | 'text' | 'isConfirmed' | 'updatedAt'>;
 
 /**
- * Personalisation's one statement, prepared once per connection (a generic plan: no planning per
+ * Personalization's one statement, prepared once per connection (a generic plan: no planning per
  * call). The query's words become a tsquery once, in a subquery kept apart from the join (OFFSET 0):
  * inlined, a generic plan evaluated websearch_to_tsquery again for every row (20 ms for 1,250
  * matches instead of 1). Only the columns retrieval uses are read (all thirteen took twice as long,
@@ -194,7 +194,7 @@ export class MemoriesRepository {
   }
 
   /**
-   * Personalisation in one round trip: the `candidates` live memories best matching any of the
+   * Personalization in one round trip: the `candidates` live memories best matching any of the
    * words (full text, `english`), and the user's `latest` live memories (confirmed first, then the
    * most recently updated; none when 0).
    */
@@ -306,6 +306,3 @@ export class MemoriesRepository {
     return row && view(row);
   }
 }
-
-/** What the memory logic needs from storage: the repository's public face (typed fakes stand in for it in unit tests). */
-export type MemoryStore = { [K in keyof MemoriesRepository]: MemoriesRepository[K] };

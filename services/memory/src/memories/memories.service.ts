@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { DEFAULT_PREFERENCE_NAME, MEMORY_NOT_FOUND, type UserMemory } from '@app/contracts/memory';
-import { DomainError, SERVICE_CONFIG, userIdOf } from '@app/platform';
+import { DomainError, SERVICE_CONFIG, userIdOf, type PublicOf } from '@app/platform';
 import type { MemoryConfig } from '../config';
 import { normalizeText } from '../extraction/memory-extractor';
-import { MemoriesRepository, type MemoryStore, type StoredMemory } from './memories.repository';
+import { MemoriesRepository, type StoredMemory } from './memories.repository';
 
 /** A memory as the web client receives it (spec section 3). */
 export function toUserMemory(memory: StoredMemory): UserMemory {
@@ -29,7 +29,7 @@ export function toUserMemory(memory: StoredMemory): UserMemory {
 @Injectable()
 export class MemoriesService {
   constructor(
-    @Inject(MemoriesRepository) private readonly store: MemoryStore,
+    @Inject(MemoriesRepository) private readonly store: PublicOf<MemoriesRepository>,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<MemoryConfig, 'MEMORY_RESTORE_WINDOW_SECONDS'>,
   ) {}
 

@@ -3,7 +3,7 @@ import { MEMORY_RPC } from '@app/contracts/memory';
 import { RpcHandler, type RpcInput } from '@app/platform';
 import { RetrievalService } from './retrieval.service';
 
-/** Personalisation before each reply (the chat service asks with the user's identity). */
+/** Personalization before each reply (the chat service asks with the user's identity). */
 @Controller()
 export class RetrievalHandlers {
   constructor(private readonly retrieval: RetrievalService) {}

@@ -1,7 +1,8 @@
+import type { PublicOf } from '@app/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import type { RelevantMemory } from '@app/contracts/memory';
-import { MemoriesRepository, type MemoryStore, type RetrievedMemory, type SearchHit } from '../memories/memories.repository';
+import { MemoriesRepository, type RetrievedMemory, type SearchHit } from '../memories/memories.repository';
 
 /** How many full-text matches are re-ranked (by confidence and recency) before the best are kept. */
 export const CANDIDATES = 32;
@@ -59,12 +60,12 @@ const relevant = (memory: RetrievedMemory): RelevantMemory => ({
 });
 
 /**
- * Personalisation before each reply: the caller's live memories that matter for what they just
+ * Personalization before each reply: the caller's live memories that matter for what they just
  * wrote, best first. Removed memories never come back; another user's never come at all.
  */
 @Injectable()
 export class RetrievalService {
-  constructor(@Inject(MemoriesRepository) private readonly store: MemoryStore) {}
+  constructor(@Inject(MemoriesRepository) private readonly store: PublicOf<MemoriesRepository>) {}
 
   async relevant(caller: Caller, query: string, limit: number, now = new Date()): Promise<{ memories: RelevantMemory[] }> {
     if (!caller.user_id) return { memories: [] };

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { AUTH_RPC } from '@app/contracts/auth';
-import { E164Schema, SMS_CHANNEL_RPC, SMS_EVENTS } from '@app/contracts/sms';
+import { E164Schema, SMS_RPC, SMS_EVENTS } from '@app/contracts/sms';
 import { DomainError, EventHandler, RpcClient, RpcHandler, SERVICE_CONFIG, userIdOf, type EventInput, type RpcInput } from '@app/platform';
 import type { SmsConfig } from '../config';
 import { MessagesService } from '../messages/messages.service';
@@ -31,13 +31,13 @@ export class ChannelHandlers {
     @Inject(SERVICE_CONFIG) private readonly config: SmsConfig,
   ) {}
 
-  @RpcHandler(SMS_CHANNEL_RPC.inbound)
-  receive({ data }: RpcInput<typeof SMS_CHANNEL_RPC.inbound>) {
+  @RpcHandler(SMS_RPC.inbound)
+  receive({ data }: RpcInput<typeof SMS_RPC.inbound>) {
     return this.inbound.receive(data);
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.status)
-  status({ data }: RpcInput<typeof SMS_CHANNEL_RPC.status>) {
+  @RpcHandler(SMS_RPC.status)
+  status({ data }: RpcInput<typeof SMS_RPC.status>) {
     return this.inbound.status(data);
   }
 
@@ -46,7 +46,7 @@ export class ChannelHandlers {
     await this.outbound.deliver(payload.message_id);
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.service)
+  @RpcHandler(SMS_RPC.service)
   service() {
     return {
       phone_number: this.serviceNumbers.assistant,
@@ -57,8 +57,8 @@ export class ChannelHandlers {
     };
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.me)
-  async me({ caller }: RpcInput<typeof SMS_CHANNEL_RPC.me>) {
+  @RpcHandler(SMS_RPC.me)
+  async me({ caller }: RpcInput<typeof SMS_RPC.me>) {
     const userId = userIdOf(caller);
     const period = periodOf(new Date());
     const [known, used] = await Promise.all([this.numbers.numberOfUser(userId), this.numbers.usage(userId, period)]);
@@ -75,54 +75,54 @@ export class ChannelHandlers {
   }
 
   /** Signs a development phone's webhook: only where the development inbox is (console sink, DEV_SMS_INBOX, not production). */
-  @RpcHandler(SMS_CHANNEL_RPC.devSign)
-  async devSign({ data }: RpcInput<typeof SMS_CHANNEL_RPC.devSign>) {
+  @RpcHandler(SMS_RPC.devSign)
+  async devSign({ data }: RpcInput<typeof SMS_RPC.devSign>) {
     if (!this.messages.devInboxEnabled) throw DomainError.notFound('Not Found');
     return { signature: await this.signing.sign(data.url, data.params), to: this.serviceNumbers.assistant };
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.createGroup)
-  createGroup({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.createGroup>) {
+  @RpcHandler(SMS_RPC.createGroup)
+  createGroup({ caller, data }: RpcInput<typeof SMS_RPC.createGroup>) {
     return this.groups.create(caller, data.name);
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.listGroups)
-  listGroups({ caller }: RpcInput<typeof SMS_CHANNEL_RPC.listGroups>) {
+  @RpcHandler(SMS_RPC.listGroups)
+  listGroups({ caller }: RpcInput<typeof SMS_RPC.listGroups>) {
     return this.groups.list(caller);
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.getGroup)
-  getGroup({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.getGroup>) {
+  @RpcHandler(SMS_RPC.getGroup)
+  getGroup({ caller, data }: RpcInput<typeof SMS_RPC.getGroup>) {
     return this.groups.get(caller, data.channel_url);
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.groupMessages)
-  groupMessages({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.groupMessages>) {
+  @RpcHandler(SMS_RPC.groupMessages)
+  groupMessages({ caller, data }: RpcInput<typeof SMS_RPC.groupMessages>) {
     return this.groups.messages(caller, data.channel_url, data.q, data.limit);
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.createInvite)
-  createInvite({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.createInvite>) {
+  @RpcHandler(SMS_RPC.createInvite)
+  createInvite({ caller, data }: RpcInput<typeof SMS_RPC.createInvite>) {
     return this.groups.createInvite(caller, data.channel_url);
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.revokeInvite)
-  revokeInvite({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.revokeInvite>) {
+  @RpcHandler(SMS_RPC.revokeInvite)
+  revokeInvite({ caller, data }: RpcInput<typeof SMS_RPC.revokeInvite>) {
     return this.groups.revokeInvite(caller, data.channel_url, data.invite_id);
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.invite)
-  invite({ data }: RpcInput<typeof SMS_CHANNEL_RPC.invite>) {
+  @RpcHandler(SMS_RPC.invite)
+  invite({ data }: RpcInput<typeof SMS_RPC.invite>) {
     return this.groups.invite(data.invite_id);
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.join)
-  join({ data }: RpcInput<typeof SMS_CHANNEL_RPC.join>) {
+  @RpcHandler(SMS_RPC.join)
+  join({ data }: RpcInput<typeof SMS_RPC.join>) {
     return this.joins.ask(data.invite_id, data.phone_number);
   }
 
-  @RpcHandler(SMS_CHANNEL_RPC.leaveGroup)
-  leaveGroup({ caller, data }: RpcInput<typeof SMS_CHANNEL_RPC.leaveGroup>) {
+  @RpcHandler(SMS_RPC.leaveGroup)
+  leaveGroup({ caller, data }: RpcInput<typeof SMS_RPC.leaveGroup>) {
     return this.groups.leave(caller, data.channel_url);
   }
 }

@@ -10,7 +10,7 @@ import {
   GroupMessagesSchema,
   GroupParamsSchema,
   JoinGroupBodySchema,
-  SMS_CHANNEL_RPC,
+  SMS_RPC,
   SmsMeSchema,
   SmsServiceInfoSchema,
   TwilioWebhookSchema,
@@ -56,7 +56,7 @@ export const smsRoutes = {
     tag: 'sms',
     auth: 'public',
     response: SmsServiceInfoSchema,
-    rpc: SMS_CHANNEL_RPC.service,
+    rpc: SMS_RPC.service,
   }),
   invite: defineRoute({
     method: 'GET',
@@ -67,7 +67,7 @@ export const smsRoutes = {
     params: GroupInviteParamsSchema,
     response: GroupInvitePublicSchema,
     errors: { 404: 'This invite link has expired or was revoked' },
-    rpc: SMS_CHANNEL_RPC.invite,
+    rpc: SMS_RPC.invite,
   }),
   join: defineRoute({
     method: 'POST',
@@ -88,7 +88,7 @@ export const smsRoutes = {
       429: 'Too many invitations today: to this number (SMS_JOIN_TEXTS_PER_NUMBER), from this link (SMS_JOIN_TEXTS_PER_INVITE) or this group (SMS_JOIN_TEXTS_PER_GROUP), or too many texting requests from this address',
       451: 'A number in a region where the service is not offered',
     },
-    rpc: SMS_CHANNEL_RPC.join,
+    rpc: SMS_RPC.join,
   }),
   me: defineRoute({
     method: 'GET',
@@ -97,7 +97,7 @@ export const smsRoutes = {
     tag: 'sms',
     auth: 'bearer',
     response: SmsMeSchema,
-    rpc: SMS_CHANNEL_RPC.me,
+    rpc: SMS_RPC.me,
   }),
   createGroup: defineRoute({
     method: 'POST',
@@ -115,7 +115,7 @@ export const smsRoutes = {
       429: 'Too many groups today (SMS_GROUPS_PER_DAY)',
       503: 'No group numbers (SMS_GROUP_NUMBERS)',
     },
-    rpc: SMS_CHANNEL_RPC.createGroup,
+    rpc: SMS_RPC.createGroup,
   }),
   groups: defineRoute({
     method: 'GET',
@@ -124,7 +124,7 @@ export const smsRoutes = {
     tag: 'sms',
     auth: 'bearer',
     response: z.object({ groups: z.array(GroupChannelSchema) }),
-    rpc: SMS_CHANNEL_RPC.listGroups,
+    rpc: SMS_RPC.listGroups,
   }),
   group: defineRoute({
     method: 'GET',
@@ -135,7 +135,7 @@ export const smsRoutes = {
     params: GroupParamsSchema,
     response: GroupChannelSchema,
     errors: { 404: 'No such group of the caller' },
-    rpc: SMS_CHANNEL_RPC.getGroup,
+    rpc: SMS_RPC.getGroup,
   }),
   groupMessages: defineRoute({
     method: 'GET',
@@ -147,7 +147,7 @@ export const smsRoutes = {
     query: GroupMessagesQuerySchema,
     response: GroupMessagesSchema,
     errors: { 404: 'No such group of the caller' },
-    rpc: SMS_CHANNEL_RPC.groupMessages,
+    rpc: SMS_RPC.groupMessages,
   }),
   createInvite: defineRoute({
     method: 'POST',
@@ -160,7 +160,7 @@ export const smsRoutes = {
     status: 201,
     response: GroupInviteSchema,
     errors: { 404: 'No such group of the caller', 429: 'Too many invite links for this group today (SMS_INVITES_PER_GROUP_PER_DAY)' },
-    rpc: SMS_CHANNEL_RPC.createInvite,
+    rpc: SMS_RPC.createInvite,
   }),
   leaveGroup: defineRoute({
     method: 'DELETE',
@@ -172,7 +172,7 @@ export const smsRoutes = {
     status: 204,
     response: null,
     errors: { 404: 'No such group of the caller' },
-    rpc: SMS_CHANNEL_RPC.leaveGroup,
+    rpc: SMS_RPC.leaveGroup,
   }),
   revokeInvite: defineRoute({
     method: 'DELETE',
@@ -184,6 +184,6 @@ export const smsRoutes = {
     status: 204,
     response: null,
     errors: { 404: 'No such group of the caller, or the link is gone' },
-    rpc: SMS_CHANNEL_RPC.revokeInvite,
+    rpc: SMS_RPC.revokeInvite,
   }),
 } as const;

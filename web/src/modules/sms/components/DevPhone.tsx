@@ -1,4 +1,4 @@
-import { normalisePhone } from '@app/contracts/sms';
+import { normalizePhone } from '@app/contracts/sms';
 import { useState } from 'react';
 import './sms.css';
 import type { SmsServiceInfo } from '../api/smsApi';
@@ -20,7 +20,7 @@ export function DevPhone({ service }: { service: SmsServiceInfo }) {
   const send = (body: string, sent: () => void) => {
     let target: string | null = null;
     if (to.trim()) {
-      const checked = normalisePhone(to);
+      const checked = normalizePhone(to);
       if (!checked.ok) return setToProblem(checked.message);
       target = checked.e164;
     }

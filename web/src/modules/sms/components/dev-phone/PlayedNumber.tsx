@@ -1,4 +1,4 @@
-import { normalisePhone } from '@app/contracts/sms';
+import { normalizePhone } from '@app/contracts/sms';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Field } from '../../../../ui/Field';
 import { randomDevNumber } from '../../utils/phone';
@@ -11,7 +11,7 @@ export function PlayedNumber({ number, onChange, children }: PlayedNumberProps) 
   const [problem, setProblem] = useState<string | null>(null);
   const use = (event: FormEvent) => {
     event.preventDefault();
-    const checked = normalisePhone(draft);
+    const checked = normalizePhone(draft);
     if (!checked.ok) return setProblem(checked.message);
     setProblem(null);
     setDraft(checked.e164);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { toSafeText } from '@app/contracts';
 import { AppLogger } from '@app/platform';
-import { ChatRepository, type ChatStore, type ExchangeCompleted } from '../conversations/chat.repository';
+import { ChatRepository, type ExchangeCompleted } from '../conversations/chat.repository';
 import { usesNoMemory } from '../conversations/conversation.entity';
 import { replyMetadata, type ReplyContext } from './reply-context';
 import { REPLY_NOT_SAVED, StorageFailure } from './reply-failure';
@@ -17,9 +17,9 @@ import { ReplyWrites } from './reply-writes';
  * saved, and ReplyRecovery stores it as incomplete once its lease runs out.
  */
 @Injectable()
-export class StoreStep {
+export class SaveStep {
   constructor(
-    @Inject(ChatRepository) private readonly repo: Pick<ChatStore, 'finishReply'>,
+    @Inject(ChatRepository) private readonly repo: Pick<ChatRepository, 'finishReply'>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
     @Inject(ReplyWrites) private readonly writes: Pick<ReplyWrites, 'final'>,
   ) {}
@@ -51,6 +51,6 @@ export class StoreStep {
       throw new StorageFailure(REPLY_NOT_SAVED, { cause: error });
     }
     if (!stored)
-      this.logger.warn({ msg: 'The conversation was deleted while its reply was written', chat_id: conversation.id }, 'StoreStep');
+      this.logger.warn({ msg: 'The conversation was deleted while its reply was written', chat_id: conversation.id }, 'SaveStep');
   }
 }

@@ -4,13 +4,13 @@ import { MEMORY_RPC, type RelevantMemory } from '@app/contracts/memory';
 import { AppLogger, RpcClient } from '@app/platform';
 import { usesNoMemory, type ConversationEntity } from '../conversations/conversation.entity';
 import { InsiderFlagsCache } from './insider-flags.cache';
-import type { Personalisation, ReplyContext } from './reply-context';
+import type { Personalization, ReplyContext } from './reply-context';
 
-/** How long personalisation may hold a reply back: past it, the reply goes on without. */
-export const PERSONALISE_TIMEOUT_MS = 3_000;
+/** How long personalization may hold a reply back: past it, the reply goes on without. */
+export const PERSONALIZE_TIMEOUT_MS = 3_000;
 const MEMORY_LIMIT = 8;
 
-const NOTHING: Personalisation = { memories: [], showQuery: false };
+const NOTHING: Personalization = { memories: [], showQuery: false };
 
 /**
  * Step 1: what the assistant knows about the user that bears on the message (the memory
@@ -19,7 +19,7 @@ const NOTHING: Personalisation = { memories: [], showQuery: false };
  * for: without an answer, the reply goes on without.
  */
 @Injectable()
-export class PersonaliseStep {
+export class PersonalizeStep {
   constructor(
     @Inject(RpcClient) private readonly rpc: Pick<RpcClient, 'call'> & Partial<Pick<RpcClient, 'isKnownDown'>>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
@@ -27,17 +27,17 @@ export class PersonaliseStep {
   ) {}
 
   /**
-   * Looks for what personalises a reply to `text`. Never fails: without an answer, nothing. The
+   * Looks for what personalizes a reply to `text`. Never fails: without an answer, nothing. The
    * chat starts it while the message is being stored (`RepliesService.send`), so the memory
    * search is off the reply's critical path; `run` then waits for it.
    */
-  look(caller: Caller, conversation: Pick<ConversationEntity, 'isShared' | 'expiresAt'>, text: string): Promise<Personalisation> {
+  look(caller: Caller, conversation: Pick<ConversationEntity, 'isShared' | 'expiresAt'>, text: string): Promise<Personalization> {
     // A shared conversation (an SMS group) is answered with nobody's memories; a temporary chat with none either.
     if (usesNoMemory(conversation)) return Promise.resolve(NOTHING);
     return Promise.all([
       this.memoriesFor(caller, text),
       this.flags.showsRewrittenQuery(caller).catch((error: unknown) => {
-        this.logger.warn({ msg: 'Answering without the insider flags', error: String(error) }, 'PersonaliseStep');
+        this.logger.warn({ msg: 'Answering without the insider flags', error: String(error) }, 'PersonalizeStep');
         return false;
       }),
     ]).then(([memories, showQuery]) => ({ memories, showQuery }));
@@ -46,7 +46,7 @@ export class PersonaliseStep {
   async run(ctx: ReplyContext): Promise<void> {
     if (usesNoMemory(ctx.conversation)) return;
     ctx.emit({ event: 'phase', data: { phase: 'personalizing' } });
-    const { memories, showQuery } = await (ctx.personalised ?? this.look(ctx.caller, ctx.conversation, ctx.userMessage.content));
+    const { memories, showQuery } = await (ctx.personalized ?? this.look(ctx.caller, ctx.conversation, ctx.userMessage.content));
     ctx.memories = memories;
     if (showQuery) {
       ctx.rewrittenQuery = ctx.userMessage.content.replace(/\s+/g, ' ').trim();
@@ -59,11 +59,11 @@ export class PersonaliseStep {
     if (this.rpc.isKnownDown?.(MEMORY_RPC.relevant.subject)) return [];
     try {
       const answer = await this.rpc.call(MEMORY_RPC.relevant, { query: query.slice(0, 32_000), limit: MEMORY_LIMIT }, caller, {
-        timeoutMs: PERSONALISE_TIMEOUT_MS,
+        timeoutMs: PERSONALIZE_TIMEOUT_MS,
       });
       return answer.memories;
     } catch (error) {
-      this.logger.warn({ msg: 'Answering without memories', error: String(error) }, 'PersonaliseStep');
+      this.logger.warn({ msg: 'Answering without memories', error: String(error) }, 'PersonalizeStep');
       return [];
     }
   }
