@@ -1,7 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AccountService } from './account/account.service';
 import { CampaignsService } from './campaigns/campaigns.service';
-import { AuthHandlers } from './handlers/auth.handlers';
+import { TokensHandlers } from './tokens/tokens.handlers';
+import { LoginHandlers } from './login/login.handlers';
+import { UsersHandlers } from './users/users.handlers';
+import { SessionsHandlers } from './sessions/sessions.handlers';
+import { InvitesHandlers } from './invites/invites.handlers';
+import { CampaignsHandlers } from './campaigns/campaigns.handlers';
+import { AccountHandlers } from './account/account.handlers';
 import { InvitesService } from './invites/invites.service';
 import { LoginService } from './login/login.service';
 import { PhoneLoginService } from './login/phone-login.service';
@@ -20,7 +26,7 @@ import { UsersService } from './users/users.service';
  * tokens, onboarding, invites, campaigns and account deletion.
  */
 @Module({
-  controllers: [AuthHandlers],
+  controllers: [TokensHandlers, LoginHandlers, UsersHandlers, SessionsHandlers, InvitesHandlers, CampaignsHandlers, AccountHandlers],
   providers: [
     AuthStore,
     keyEnvelopeProvider,

@@ -3,7 +3,9 @@ import { SERVICE_CONFIG } from '@app/platform';
 import type { ChatConfig } from './config';
 import { ChatRepository } from './conversations/chat.repository';
 import { ConversationsService } from './conversations/conversations.service';
-import { ChatHandlers } from './handlers/chat.handlers';
+import { ConversationsHandlers } from './conversations/conversations.handlers';
+import { RepliesHandlers } from './replies/replies.handlers';
+import { ConversationSearchHandlers } from './conversation-search/conversation-search.handlers';
 import { createLlmProvider } from './llm/llm.factory';
 import { LLM_PROVIDER } from './llm/llm-provider';
 import { AttachmentsService } from './replies/attachments.service';
@@ -57,7 +59,16 @@ import { ImportsService } from './imports/imports.service';
 
 /** Conversations and streamed replies: history, branches, feedback, sharing, the model, titles. */
 @Module({
-  controllers: [ChatHandlers, TitleHandlers, RemindersHandlers, McpHandlers, ProjectsHandlers, ImportsHandlers],
+  controllers: [
+    ConversationsHandlers,
+    RepliesHandlers,
+    ConversationSearchHandlers,
+    TitleHandlers,
+    RemindersHandlers,
+    McpHandlers,
+    ProjectsHandlers,
+    ImportsHandlers,
+  ],
   providers: [
     ChatRepository,
     ConversationsService,

@@ -2,10 +2,10 @@ import type { ServiceDefinition } from '@app/platform';
 import { ChatModule } from './chat.module';
 import { chatEnvSchema } from './config';
 import { ConversationEntity } from './conversations/conversation.entity';
-import { MessageEntity } from './messages/message.entity';
+import { MessageEntity } from './conversations/message.entity';
 import { chatMigrations } from './migrations';
 import { ProjectEntity } from './projects/project.entity';
-import { ShareEntity } from './shares/share.entity';
+import { ShareEntity } from './conversations/share.entity';
 
 export const chatService: ServiceDefinition = {
   name: 'chat',

@@ -4,10 +4,10 @@ import { Outbox, type Bus } from '@app/platform';
 import { serviceDatabase, type ServiceDatabase } from '@app/testing';
 import { ChatRepository } from '../conversations/chat.repository';
 import { ConversationEntity } from '../conversations/conversation.entity';
-import { MessageEntity } from '../messages/message.entity';
+import { MessageEntity } from '../conversations/message.entity';
 import { chatMigrations } from '../migrations';
 import { ProjectEntity } from '../projects/project.entity';
-import { ShareEntity } from '../shares/share.entity';
+import { ShareEntity } from '../conversations/share.entity';
 import { ConversationSearchRepository } from './conversation-search.repository';
 import { ConversationSearchService } from './conversation-search.service';
 

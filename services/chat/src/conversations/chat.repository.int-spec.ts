@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { forgetUser, Outbox, type Bus } from '@app/platform';
 import { serviceDatabase, type ServiceDatabase } from '@app/testing';
 import type { DataSource } from 'typeorm';
-import { MessageEntity } from '../messages/message.entity';
+import { MessageEntity } from './message.entity';
 import { chatMigrations } from '../migrations';
-import { ShareEntity } from '../shares/share.entity';
+import { ShareEntity } from './share.entity';
 import { ChatRepository, type ExchangeCompleted } from './chat.repository';
 import { ConversationEntity } from './conversation.entity';
 

@@ -3,8 +3,8 @@ import { toSafeJson, toSafeText, type PayloadOf } from '@app/contracts';
 import { CHAT_EVENTS } from '@app/contracts/chat';
 import { ACCOUNT_DELETED, applyOnce, DomainError, lockLivingUser, Outbox } from '@app/platform';
 import { DataSource, In, IsNull, Not, QueryFailedError, type EntityManager } from 'typeorm';
-import { MessageEntity } from '../messages/message.entity';
-import { ShareEntity } from '../shares/share.entity';
+import { MessageEntity } from './message.entity';
+import { ShareEntity } from './share.entity';
 import { ConversationEntity } from './conversation.entity';
 
 export type ExchangeCompleted = PayloadOf<typeof CHAT_EVENTS.exchangeCompleted>;

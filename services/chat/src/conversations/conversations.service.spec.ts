@@ -1,6 +1,7 @@
 import type { Caller } from '@app/contracts';
 import { DomainError } from '@app/platform';
-import { aConversation, aMessage, FakeChatRepository } from '../testing/chat.fake';
+import { aConversation, aMessage } from '../testing/builders';
+import { FakeChatRepository } from '../testing/chat-repository.fake';
 import { FakeProjectsRepository } from '../testing/projects.fake';
 import { ConversationsService } from './conversations.service';
 

@@ -1,5 +1,5 @@
 import { activeHistory, toConversationView, toMessageView, toSharedMessageView } from './views';
-import { aConversation, aMessage } from '../testing/chat.fake';
+import { aConversation, aMessage } from '../testing/builders';
 
 /** A tree of messages by id: [id, previous id]. */
 const tree = (...links: [string, string | null][]) => links.map(([id, previousMessageId]) => ({ id, previousMessageId }));

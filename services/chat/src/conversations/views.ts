@@ -1,5 +1,5 @@
 import type { Conversation, Message } from '@app/contracts/chat';
-import type { MessageEntity } from '../messages/message.entity';
+import type { MessageEntity } from './message.entity';
 import type { ConversationEntity } from './conversation.entity';
 
 export function toConversationView(c: ConversationEntity): Conversation {

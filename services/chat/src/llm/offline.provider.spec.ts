@@ -1,4 +1,4 @@
-import { anLlmRequest, collect } from '../testing/chat.fake';
+import { anLlmRequest, collect } from '../testing/builders';
 import type { LlmEvent } from './llm-provider';
 import { deltas, OfflineProvider } from './offline.provider';
 

@@ -1,7 +1,7 @@
 import { FakeOpenAI } from '@app/testing';
 import OpenAI from 'openai';
 import { LlmError, MODEL_FAILED } from './llm-error';
-import { anLlmRequest as request, collect } from '../testing/chat.fake';
+import { anLlmRequest as request, collect } from '../testing/builders';
 import type { LlmEvent } from './llm-provider';
 import { toLlmError } from './openai-client';
 import { OpenAiCompatibleProvider, OpenAiResponsesProvider } from './openai.providers';

@@ -3,9 +3,9 @@ import { forgetUser, Outbox, type Bus } from '@app/platform';
 import { serviceDatabase, type ServiceDatabase } from '@app/testing';
 import { ChatRepository } from '../conversations/chat.repository';
 import { ConversationEntity } from '../conversations/conversation.entity';
-import { MessageEntity } from '../messages/message.entity';
+import { MessageEntity } from '../conversations/message.entity';
 import { chatMigrations } from '../migrations';
-import { ShareEntity } from '../shares/share.entity';
+import { ShareEntity } from '../conversations/share.entity';
 import { ProjectEntity } from './project.entity';
 import { ProjectsRepository } from './projects.repository';
 

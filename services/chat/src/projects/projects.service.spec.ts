@@ -1,6 +1,8 @@
 import type { Caller } from '@app/contracts';
 import { PROJECT_LIMITS } from '@app/contracts/chat';
-import { aConversation, FakeAttachments, FakeChatRepository } from '../testing/chat.fake';
+import { aConversation } from '../testing/builders';
+import { FakeAttachments } from '../testing/attachments.fake';
+import { FakeChatRepository } from '../testing/chat-repository.fake';
 import { FakeProjectsRepository } from '../testing/projects.fake';
 import { ProjectsService } from './projects.service';
 

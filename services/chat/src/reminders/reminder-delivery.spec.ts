@@ -1,7 +1,9 @@
 import { SMS_REMINDER_RPC } from '@app/contracts/sms';
 import { RpcCallError } from '@app/platform';
 import { chatEnvSchema } from '../config';
-import { aCaller, FakeLogger, FakeRpc } from '../testing/chat.fake';
+import { aCaller } from '../testing/builders';
+import { FakeLogger } from '../testing/logger.fake';
+import { FakeRpc } from '../testing/bus.fakes';
 import { FakeReminderStore } from '../testing/reminders.fake';
 import { ReminderDelivery, reminderBody } from './reminder-delivery';
 import { RemindersService } from './reminders.service';

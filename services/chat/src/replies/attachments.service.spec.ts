@@ -1,6 +1,8 @@
 import { FILE_TRANSFER, FILES_RPC } from '@app/contracts/files';
 import { RpcCallError } from '@app/platform';
-import { aCaller, FakeLogger, FakeRpc } from '../testing/chat.fake';
+import { aCaller } from '../testing/builders';
+import { FakeLogger } from '../testing/logger.fake';
+import { FakeRpc } from '../testing/bus.fakes';
 import { AttachmentsService } from './attachments.service';
 
 const OWNER = aCaller('owner');

@@ -4,7 +4,7 @@ import { SERVICE_CONFIG } from '@app/platform';
 import type { ChatConfig } from '../config';
 import { ChatRepository } from '../conversations/chat.repository';
 import { activeHistory } from '../conversations/views';
-import type { MessageEntity } from '../messages/message.entity';
+import type { MessageEntity } from '../conversations/message.entity';
 import { ProjectsRepository } from '../projects/projects.repository';
 import { AttachmentsService } from './attachments.service';
 import type { ReplyContext } from './reply-context';

@@ -4,7 +4,10 @@ import { decode, MemoryStore, ServiceLifecycle, Throttler, type Bus } from '@app
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import { chatEnvSchema, type ChatConfig } from '../config';
 import type { ConversationEntity } from '../conversations/conversation.entity';
-import { aCaller, aConversation, aMessage, FakeAttachments, FakeChatRepository, FakeModel } from '../testing/chat.fake';
+import { aCaller, aConversation, aMessage } from '../testing/builders';
+import { FakeAttachments } from '../testing/attachments.fake';
+import { FakeChatRepository } from '../testing/chat-repository.fake';
+import { FakeModel } from '../testing/model.fake';
 import { DailyLimit } from './daily-limit';
 import { NOTHING_TO_ANSWER, RepliesService } from './replies.service';
 import type { ReplyContext, ReplyGiven } from './reply-context';

@@ -7,7 +7,7 @@ import { ChatRepository } from '../conversations/chat.repository';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { CONVERSATION_NOT_FOUND, MESSAGE_NOT_FOUND, ownerOf } from '../conversations/conversations.service';
 import { toMessageView } from '../conversations/views';
-import type { MessageEntity } from '../messages/message.entity';
+import type { MessageEntity } from '../conversations/message.entity';
 import { AttachmentsService } from './attachments.service';
 import { DailyLimit } from './daily-limit';
 import { PersonalizeStep } from './personalize.step';

@@ -5,7 +5,7 @@ import type { ConversationEntity } from '../conversations/conversation.entity';
 import type { LlmToolCall, LlmToolSpec, LlmTurn, ProviderDescriptor } from '../llm/llm-provider';
 import { ToolSet } from '../tools/tool-registry';
 import type { ModelChoice } from '../llm/model-choice';
-import type { MessageEntity } from '../messages/message.entity';
+import type { MessageEntity } from '../conversations/message.entity';
 import type { ReplyFailure } from './reply-failure';
 
 /** What personalizes a reply: the memories that bear on the message, and whether to show the query back. */

@@ -7,7 +7,7 @@ import { ChatRepository } from '../conversations/chat.repository';
 import type { ConversationEntity } from '../conversations/conversation.entity';
 import { LLM_PROVIDER, type LlmProvider, type ProviderDescriptor } from '../llm/llm-provider';
 import { chooseModel, type ModelChoice } from '../llm/model-choice';
-import type { MessageEntity } from '../messages/message.entity';
+import type { MessageEntity } from '../conversations/message.entity';
 import { replyMetadata } from './reply-context';
 
 /** A reply about to be written: the message it answers, its row (`streaming`), the model chosen. */

@@ -1,4 +1,6 @@
-import { aReplyWrites, FakeChatRepository, FakeLogger } from '../testing/chat.fake';
+import { aReplyWrites } from '../testing/reply-writes.fake';
+import { FakeChatRepository } from '../testing/chat-repository.fake';
+import { FakeLogger } from '../testing/logger.fake';
 import { ReplyLeases } from './reply-leases';
 
 describe('ReplyLeases', () => {

@@ -4,18 +4,13 @@ import { MEMORY_RPC } from '@app/contracts/memory';
 import { chatEnvSchema, type ChatConfig } from '../config';
 import { LlmError } from '../llm/llm-error';
 import type { LlmMessageTurn, ProviderDescriptor } from '../llm/llm-provider';
-import {
-  aCaller,
-  aConversation,
-  aMessage,
-  FakeAttachments,
-  FakeBroadcastBus,
-  FakeChatRepository,
-  aReplyWrites,
-  FakeLogger,
-  FakeModel,
-  FakeRpc,
-} from '../testing/chat.fake';
+import { aCaller, aConversation, aMessage } from '../testing/builders';
+import { FakeAttachments } from '../testing/attachments.fake';
+import { FakeBroadcastBus, FakeRpc } from '../testing/bus.fakes';
+import { FakeChatRepository } from '../testing/chat-repository.fake';
+import { aReplyWrites } from '../testing/reply-writes.fake';
+import { FakeLogger } from '../testing/logger.fake';
+import { FakeModel } from '../testing/model.fake';
 import { FakeProjectsRepository } from '../testing/projects.fake';
 import { CheckpointStep } from './checkpoint.step';
 import { ReplyLeases } from './reply-leases';

@@ -1,4 +1,6 @@
-import { aMessage, FakeChatRepository, FakeLogger } from '../testing/chat.fake';
+import { aMessage } from '../testing/builders';
+import { FakeChatRepository } from '../testing/chat-repository.fake';
+import { FakeLogger } from '../testing/logger.fake';
 import { ReplyRecovery } from './reply-recovery';
 
 describe('ReplyRecovery', () => {

@@ -4,17 +4,13 @@ import { MEMORY_RPC } from '@app/contracts/memory';
 import { z } from 'zod';
 import { chatEnvSchema, type ChatConfig } from '../config';
 import type { LlmToolCall } from '../llm/llm-provider';
-import {
-  aCaller,
-  aConversation,
-  FakeAttachments,
-  FakeBroadcastBus,
-  FakeChatRepository,
-  aReplyWrites,
-  FakeLogger,
-  FakeModel,
-  FakeRpc,
-} from '../testing/chat.fake';
+import { aCaller, aConversation } from '../testing/builders';
+import { FakeAttachments } from '../testing/attachments.fake';
+import { FakeBroadcastBus, FakeRpc } from '../testing/bus.fakes';
+import { FakeChatRepository } from '../testing/chat-repository.fake';
+import { aReplyWrites } from '../testing/reply-writes.fake';
+import { FakeLogger } from '../testing/logger.fake';
+import { FakeModel } from '../testing/model.fake';
 import { FakeProjectsRepository } from '../testing/projects.fake';
 import { ToolRefusal, type ChatTool } from '../tools/chat-tool';
 import { ToolRegistry } from '../tools/tool-registry';

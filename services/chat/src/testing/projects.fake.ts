@@ -2,7 +2,8 @@ import type { ProjectDeleteChoice, ProjectFile } from '@app/contracts/chat';
 import { DomainError, type PublicOf } from '@app/platform';
 import type { ProjectRecord } from '../projects/project.entity';
 import type { ProjectsRepository } from '../projects/projects.repository';
-import { tick, type FakeChatRepository } from './chat.fake';
+import { tick } from './builders';
+import { type FakeChatRepository } from './chat-repository.fake';
 
 /**
  * The project table in memory, for unit tests: ProjectsRepository's public face with its rules

@@ -1,6 +1,7 @@
 import { LlmError } from '../llm/llm-error';
 import type { LlmProvider } from '../llm/llm-provider';
-import { aConversation, FakeChatRepository } from '../testing/chat.fake';
+import { aConversation } from '../testing/builders';
+import { FakeChatRepository } from '../testing/chat-repository.fake';
 import { titleFrom } from './title-from';
 import { TitleService } from './title.service';
 

@@ -2,18 +2,12 @@ import { Controller } from '@nestjs/common';
 import { CHAT_RPC } from '@app/contracts/chat';
 import { SHARED_FILE_ACCESS } from '@app/contracts/files';
 import { RpcHandler, type RpcInput } from '@app/platform';
-import { ConversationsService } from '../conversations/conversations.service';
-import { RepliesService } from '../replies/replies.service';
-import { ConversationSearchService } from '../conversation-search/conversation-search.service';
+import { ConversationsService } from './conversations.service';
 
-/** The chat service's calls: each a one-line delegation. */
+/** The calls on conversations, their messages and their shares: each handed to ConversationsService. */
 @Controller()
-export class ChatHandlers {
-  constructor(
-    private readonly conversations: ConversationsService,
-    private readonly replies: RepliesService,
-    private readonly searches: ConversationSearchService,
-  ) {}
+export class ConversationsHandlers {
+  constructor(private readonly conversations: ConversationsService) {}
 
   @RpcHandler(CHAT_RPC.list)
   list({ caller }: RpcInput<typeof CHAT_RPC.list>) {
@@ -43,26 +37,6 @@ export class ChatHandlers {
   @RpcHandler(CHAT_RPC.messages)
   messages({ caller, data }: RpcInput<typeof CHAT_RPC.messages>) {
     return this.conversations.messages(caller, data.chat_ids);
-  }
-
-  @RpcHandler(CHAT_RPC.search)
-  search({ caller, data }: RpcInput<typeof CHAT_RPC.search>) {
-    return this.searches.search(caller, data);
-  }
-
-  @RpcHandler(CHAT_RPC.send)
-  send({ caller, data }: RpcInput<typeof CHAT_RPC.send>) {
-    return this.replies.send(caller, data);
-  }
-
-  @RpcHandler(CHAT_RPC.regenerate)
-  regenerate({ caller, data }: RpcInput<typeof CHAT_RPC.regenerate>) {
-    return this.replies.regenerate(caller, data);
-  }
-
-  @RpcHandler(CHAT_RPC.stop)
-  stop({ caller, data }: RpcInput<typeof CHAT_RPC.stop>) {
-    return this.replies.stop(caller, data);
   }
 
   @RpcHandler(CHAT_RPC.feedback)
