@@ -16,7 +16,7 @@ import { RecordSignIn } from './login/usecases/record-sign-in/record-sign-in.use
 import { ResolveAccount } from './login/usecases/resolve-account/resolve-account.usecase';
 import { SignInWithProvider } from './login/usecases/sign-in-with-provider/sign-in-with-provider.usecase';
 import { SessionsService } from './sessions/sessions.service';
-import { AuthStore } from './store/auth-store';
+import { AuthUnitOfWork } from './store/auth-unit-of-work';
 import { keyEnvelopeProvider } from './tokens/key-envelope';
 import { TokenService } from './tokens/token.service';
 import { UsersService } from './users/users.service';
@@ -28,7 +28,7 @@ import { UsersService } from './users/users.service';
 @Module({
   controllers: [TokensHandlers, LoginHandlers, UsersHandlers, SessionsHandlers, InvitesHandlers, CampaignsHandlers, AccountHandlers],
   providers: [
-    AuthStore,
+    AuthUnitOfWork,
     keyEnvelopeProvider,
     TokenService,
     SessionsService,

@@ -23,7 +23,7 @@ import { ReminderTexts } from './channel/reminder-texts';
 import { ReminderTextsHandlers } from './channel/reminder-texts.handlers';
 import { destinationPolicyOf, ServiceNumbers } from './channel/service-numbers';
 import { WebhookSigning } from './channel/signing';
-import { ChannelStore } from './channel/store/channel-store';
+import { ChannelUnitOfWork } from './channel/store/channel-unit-of-work';
 import { GroupsRepository } from './channel/store/groups.repository';
 import { InboundRepository } from './channel/store/inbound.repository';
 import { NumbersRepository } from './channel/store/numbers.repository';
@@ -45,7 +45,7 @@ import { smsSenderProvider } from './sms/sms-sender.provider';
   controllers: [MessagesHandlers, ChannelHandlers, ReminderTextsHandlers],
   providers: [
     // The channel's tables
-    ChannelStore,
+    ChannelUnitOfWork,
     InboundRepository,
     OutboundRepository,
     NumbersRepository,

@@ -5,7 +5,7 @@ import { AppLogger, DomainError, runPeriodically, SERVICE_CONFIG, type Periodic 
 import { randomUUID } from 'node:crypto';
 import type { AuthConfig } from '../config';
 import { SessionsService } from '../sessions/sessions.service';
-import { AuthStore, type AuthData, type AuthRepositories } from '../store/auth-store';
+import { AuthUnitOfWork, type AuthData, type AuthRepositories } from '../store/auth-unit-of-work';
 
 /** The services that must confirm a purge before the account itself goes (auth goes last). */
 const OTHER_SERVICES = SERVICE_NAMES.filter((s) => s !== 'auth');
@@ -22,7 +22,7 @@ export class AccountService implements OnApplicationBootstrap, OnApplicationShut
   private sweeper?: Periodic;
 
   constructor(
-    @Inject(AuthStore) private readonly store: AuthData,
+    @Inject(AuthUnitOfWork) private readonly store: AuthData,
     private readonly sessions: SessionsService,
     private readonly logger: AppLogger,
     @Inject(SERVICE_CONFIG) private readonly config: AuthConfig,

@@ -2,7 +2,7 @@ import { SERVICE_NAMES, type Caller } from '@app/contracts';
 import { SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
 import { USER_EVENTS } from '@app/contracts/events';
 import { DomainError } from '@app/platform';
-import { authUnit, type AuthUnit } from '../store/auth-store.fake';
+import { authUnit, type AuthUnit } from '../store/auth-unit-of-work.fake';
 import { AccountService } from './account.service';
 
 const ADA = '00000000-0000-4000-8000-0000000000ad';

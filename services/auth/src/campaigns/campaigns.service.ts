@@ -3,7 +3,7 @@ import { CampaignSchema, type Campaign } from '@app/contracts/auth';
 import { DomainError, SERVICE_CONFIG } from '@app/platform';
 import { z } from 'zod';
 import type { AuthConfig } from '../config';
-import { AuthStore, type AuthData } from '../store/auth-store';
+import { AuthUnitOfWork, type AuthData } from '../store/auth-unit-of-work';
 
 /** Campaign pages: from the database first, then from CAMPAIGNS_JSON. */
 @Injectable()
@@ -11,7 +11,7 @@ export class CampaignsService {
   private readonly configured: Map<string, Campaign>;
 
   constructor(
-    @Inject(AuthStore) private readonly store: AuthData,
+    @Inject(AuthUnitOfWork) private readonly store: AuthData,
     @Inject(SERVICE_CONFIG) config: Pick<AuthConfig, 'CAMPAIGNS_JSON'>,
   ) {
     this.configured = new Map();

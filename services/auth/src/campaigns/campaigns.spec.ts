@@ -1,7 +1,7 @@
 import type { Campaign } from '@app/contracts/auth';
 import { DomainError } from '@app/platform';
 import type { CampaignEntity } from './campaign.entity';
-import { FakeAuthData } from '../store/auth-store.fake';
+import { FakeAuthData } from '../store/auth-unit-of-work.fake';
 import { CampaignsService } from './campaigns.service';
 
 const spring: Campaign = { campaign_name: 'Spring', title: 'Spring', text: 'From the file', starter_prompts: ['Hi'] };

@@ -3,7 +3,7 @@ import type { Caller } from '@app/contracts';
 import { INSIDER_CONFIG_RPC } from '@app/contracts/insider-config';
 import { DomainError, RpcClient } from '@app/platform';
 import { randomBytes } from 'node:crypto';
-import { AuthStore, type AuthData, type AuthRepositories } from '../store/auth-store';
+import { AuthUnitOfWork, type AuthData, type AuthRepositories } from '../store/auth-unit-of-work';
 import type { InviteEntity } from './invite.entity';
 
 export const INVITE_ERROR = 'This invite link is not valid any more. It may have expired or been used up.';
@@ -23,7 +23,7 @@ export function toInviteView(invite: InviteEntity) {
 @Injectable()
 export class InvitesService {
   constructor(
-    @Inject(AuthStore) private readonly store: AuthData,
+    @Inject(AuthUnitOfWork) private readonly store: AuthData,
     private readonly rpc: RpcClient,
   ) {}
 

@@ -1,7 +1,7 @@
 import type { Caller } from '@app/contracts';
 import { INSIDER_CONFIG_RPC } from '@app/contracts/insider-config';
 import { refusal } from '@app/testing';
-import { authUnit, fixTheDate, type AuthUnit } from '../store/auth-store.fake';
+import { authUnit, fixTheDate, type AuthUnit } from '../store/auth-unit-of-work.fake';
 import { InvitesService } from './invites.service';
 
 const ADA = '00000000-0000-4000-8000-0000000000ad';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { INVITE_ERROR, InvitesService } from '../invites/invites.service';
 import { SessionsService, type ClientInfo } from '../sessions/sessions.service';
-import { AuthStore, type AuthData, type AuthRepositories } from '../store/auth-store';
+import { AuthUnitOfWork, type AuthData, type AuthRepositories } from '../store/auth-unit-of-work';
 import { TokenService } from '../tokens/token.service';
 import type { IdentityProvider } from '../users/identity.entity';
 import type { UserEntity } from '../users/user.entity';
@@ -66,7 +66,7 @@ export function callerGuest(caller: Caller): GuestCandidate | null {
 @Injectable()
 export class LoginService {
   constructor(
-    @Inject(AuthStore) private readonly store: AuthData,
+    @Inject(AuthUnitOfWork) private readonly store: AuthData,
     private readonly sessions: SessionsService,
     private readonly tokens: TokenService,
     private readonly invites: InvitesService,

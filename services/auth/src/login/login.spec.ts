@@ -1,7 +1,7 @@
 import { systemCaller, type Caller } from '@app/contracts';
 import { optedOutOfTextsDetail, SMS_RPC } from '@app/contracts/sms';
 import { DomainError } from '@app/platform';
-import { authUnit, type AuthUnit } from '../store/auth-store.fake';
+import { authUnit, type AuthUnit } from '../store/auth-unit-of-work.fake';
 import { ACCOUNT_BEING_DELETED, LoginService, type SignInContext } from './login.service';
 import { PHONE_TEXT, PhoneLoginService } from './phone-login.service';
 

@@ -8,7 +8,7 @@ import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 
 import type { AuthConfig } from '../config';
 import { InvitesService } from '../invites/invites.service';
 import type { ClientInfo } from '../sessions/sessions.service';
-import { AuthStore, type AuthData } from '../store/auth-store';
+import { AuthUnitOfWork, type AuthData } from '../store/auth-unit-of-work';
 import { inviteFailure, LoginService, type GuestCandidate } from './login.service';
 
 export const REGION_BLOCKED = 'The assistant is not available in your region.';
@@ -59,7 +59,7 @@ export class PhoneLoginService implements OnApplicationBootstrap {
   private pepperLoad?: Promise<string>;
 
   constructor(
-    @Inject(AuthStore) private readonly store: AuthData,
+    @Inject(AuthUnitOfWork) private readonly store: AuthData,
     private readonly login: LoginService,
     private readonly invites: InvitesService,
     private readonly rpc: RpcClient,

@@ -4,7 +4,7 @@ import { SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
 import { AppLogger, KEY_VALUE_STORE, SERVICE_CONFIG, type KeyValueStore } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import type { AuthConfig } from '../config';
-import { AuthStore, type AuthData, type AuthRepositories } from '../store/auth-store';
+import { AuthUnitOfWork, type AuthData, type AuthRepositories } from '../store/auth-unit-of-work';
 import type { SessionEntity } from './session.entity';
 
 export interface ClientInfo {
@@ -23,7 +23,7 @@ export type EndedSession = Pick<SessionEntity, 'id' | 'expiresAt'>;
 @Injectable()
 export class SessionsService {
   constructor(
-    @Inject(AuthStore) private readonly store: AuthData,
+    @Inject(AuthUnitOfWork) private readonly store: AuthData,
     @Inject(KEY_VALUE_STORE) private readonly kv: KeyValueStore,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<AuthConfig, 'AUTH_TOKEN_TTL_SECONDS'>,
     private readonly logger: AppLogger,

@@ -1,6 +1,6 @@
 import type { Caller } from '@app/contracts';
 import { activeSessionState, SESSION_STATE, sessionStateKey } from '@app/contracts/auth';
-import { authUnit, type AuthUnit } from '../store/auth-store.fake';
+import { authUnit, type AuthUnit } from '../store/auth-unit-of-work.fake';
 import { SessionsService } from './sessions.service';
 
 const ADA = '00000000-0000-4000-8000-0000000000ad';

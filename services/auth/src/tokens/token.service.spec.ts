@@ -1,7 +1,7 @@
 import { AppLogger } from '@app/platform';
 import { randomBytes } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { AuthData } from '../store/auth-store';
+import type { AuthData } from '../store/auth-unit-of-work';
 import { KeyEnvelope, KeyEnvelopeError } from './key-envelope';
 import { AuthSecretEntity, SigningKeyEntity } from './signing-key.entity';
 import { sealStoredKeyMaterial, SigningKeysRepository, type SigningKey } from './signing-keys.repository';

@@ -3,7 +3,7 @@ import { AppLogger, SERVICE_CONFIG } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AuthConfig } from '../config';
-import { AuthStore, type AuthData } from '../store/auth-store';
+import { AuthUnitOfWork, type AuthData } from '../store/auth-unit-of-work';
 import { KeyEnvelope } from './key-envelope';
 import { sealStoredKeyMaterial } from './signing-keys.repository';
 
@@ -20,7 +20,7 @@ export class TokenService implements OnApplicationBootstrap {
   private signer?: Promise<{ kid: string; key: import('node:crypto').webcrypto.CryptoKey }>;
 
   constructor(
-    @Inject(AuthStore) private readonly store: AuthData,
+    @Inject(AuthUnitOfWork) private readonly store: AuthData,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<AuthConfig, 'AUTH_TOKEN_ISSUER' | 'AUTH_TOKEN_AUDIENCE'>,
     private readonly logger: AppLogger,
     private readonly envelope: KeyEnvelope,

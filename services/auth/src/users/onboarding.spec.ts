@@ -1,6 +1,6 @@
 import type { Caller } from '@app/contracts';
 import { refusal } from '@app/testing';
-import { authUnit, fixTheDate, type AuthUnit } from '../store/auth-store.fake';
+import { authUnit, fixTheDate, type AuthUnit } from '../store/auth-unit-of-work.fake';
 import { UsersService } from './users.service';
 
 const ADA = '00000000-0000-4000-8000-0000000000ad';

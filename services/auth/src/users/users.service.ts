@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { User } from '@app/contracts/auth';
 import { PRODUCT_CONSTANTS, type Caller } from '@app/contracts';
 import { DomainError, userIdOf } from '@app/platform';
-import { AuthStore } from '../store/auth-store';
+import { AuthUnitOfWork } from '../store/auth-unit-of-work';
 import type { UserEntity } from './user.entity';
 
 export function toUserView(user: UserEntity): User {
@@ -29,7 +29,7 @@ export function ageOn(birthDate: string, today = new Date()): number {
 /** The user's own record and onboarding (new-user -> onboarding -> confirm-memories -> done). */
 @Injectable()
 export class UsersService {
-  constructor(private readonly store: AuthStore) {}
+  constructor(private readonly store: AuthUnitOfWork) {}
 
   async me(caller: Caller): Promise<User> {
     return toUserView(await this.requireUser(caller));

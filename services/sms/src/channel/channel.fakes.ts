@@ -4,7 +4,7 @@
  */
 import type { EventContract, PayloadOf } from '@app/contracts';
 import type { InboundRow } from './store/inbound.repository';
-import type { ChannelTransaction, GroupMessageRow, KeywordReplyKind, NoticeRecord, QueuedText } from './store/channel-store';
+import type { ChannelTransaction, GroupMessageRow, KeywordReplyKind, NoticeRecord, QueuedText } from './store/channel-unit-of-work';
 import type { Queryable } from './store/queryable';
 
 /** A transaction that keeps what it was asked to write. */

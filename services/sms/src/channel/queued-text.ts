@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { countSegments, toGsm7 } from './segments';
-import type { QueuedText } from './store/channel-store';
+import type { QueuedText } from './store/channel-unit-of-work';
 
 /**
  * A text to queue: a new id, its body with its typography in GSM-7 (toGsm7: a curly quote never makes

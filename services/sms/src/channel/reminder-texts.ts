@@ -8,7 +8,7 @@ import { Allowance } from './inbound/allowance';
 import { OutboundQueue } from './outbound-queue';
 import { queuedText } from './queued-text';
 import { ServiceNumbers } from './service-numbers';
-import { ChannelStore } from './store/channel-store';
+import { ChannelUnitOfWork } from './store/channel-unit-of-work';
 import { NumbersRepository } from './store/numbers.repository';
 import { OutboundRepository } from './store/outbound.repository';
 
@@ -30,7 +30,7 @@ export function reminderTextId(reminderId: string): string {
 @Injectable()
 export class ReminderTexts {
   constructor(
-    @Inject(ChannelStore) private readonly store: Pick<ChannelStore, 'transaction'>,
+    @Inject(ChannelUnitOfWork) private readonly store: Pick<ChannelUnitOfWork, 'transaction'>,
     @Inject(NumbersRepository) private readonly numbers: Pick<NumbersRepository, 'numberOfUser' | 'number'>,
     @Inject(OutboundRepository) private readonly outbound: Pick<OutboundRepository, 'status'>,
     @Inject(OutboundQueue) private readonly queue: Pick<OutboundQueue, 'sendNow'>,

@@ -2,7 +2,7 @@ import { FakeTransaction } from '../channel.fakes';
 import type { DestinationPolicy } from '../destinations';
 import type { OutboundQueue } from '../outbound-queue';
 import type { ServiceNumbers } from '../service-numbers';
-import type { ChannelStore } from '../store/channel-store';
+import type { ChannelUnitOfWork } from '../store/channel-unit-of-work';
 import type { GroupsRepository, MemberRow, PendingJoin } from '../store/groups.repository';
 import type { NumbersRepository } from '../store/numbers.repository';
 import { GroupJoins, type JoinConfig } from './group-joins';
@@ -49,7 +49,7 @@ function joinsWith(groups: FakeGroups) {
     config,
     groups as unknown as GroupsRepository,
     {} as NumbersRepository,
-    {} as ChannelStore,
+    {} as ChannelUnitOfWork,
     {} as OutboundQueue,
     pool as GroupNumberPool,
     { assistant: '+15005550006', provider: 'twilio' } as ServiceNumbers,

@@ -6,7 +6,7 @@ import { destinationRefusal, type DestinationPolicy } from '../destinations';
 import { DESTINATION_POLICY, OutboundQueue } from '../outbound-queue';
 import { queuedText } from '../queued-text';
 import { ServiceNumbers } from '../service-numbers';
-import { ChannelStore, type ChannelTransaction } from '../store/channel-store';
+import { ChannelUnitOfWork, type ChannelTransaction } from '../store/channel-unit-of-work';
 import { GroupsRepository, type PendingJoin } from '../store/groups.repository';
 import { NumbersRepository } from '../store/numbers.repository';
 import { CHANNEL_TEXT, safeLabel } from '../texts';
@@ -58,7 +58,7 @@ export class GroupJoins {
     @Inject(SERVICE_CONFIG) private readonly config: JoinConfig,
     private readonly groups: GroupsRepository,
     private readonly numbers: NumbersRepository,
-    private readonly store: ChannelStore,
+    private readonly store: ChannelUnitOfWork,
     private readonly outbound: OutboundQueue,
     private readonly pool: GroupNumberPool,
     private readonly service: ServiceNumbers,

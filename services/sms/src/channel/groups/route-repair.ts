@@ -4,7 +4,7 @@ import type { SmsConfig } from '../../config';
 import { OutboundQueue } from '../outbound-queue';
 import { queuedText } from '../queued-text';
 import { ServiceNumbers } from '../service-numbers';
-import { ChannelStore } from '../store/channel-store';
+import { ChannelUnitOfWork } from '../store/channel-unit-of-work';
 import { GroupsRepository } from '../store/groups.repository';
 import { CHANNEL_TEXT, safeLabel } from '../texts';
 import { GroupNumberPool } from './number-pool';
@@ -20,7 +20,7 @@ export class RouteRepair implements OnApplicationBootstrap {
   constructor(
     private readonly groups: GroupsRepository,
     private readonly pool: GroupNumberPool,
-    private readonly store: ChannelStore,
+    private readonly store: ChannelUnitOfWork,
     private readonly outbound: OutboundQueue,
     private readonly service: ServiceNumbers,
     @Inject(SERVICE_CONFIG) private readonly config: Pick<SmsConfig, 'ASSISTANT_NAME'>,

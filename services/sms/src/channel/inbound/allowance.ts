@@ -3,7 +3,7 @@ import { SMS_EVENTS } from '@app/contracts/sms';
 import { SERVICE_CONFIG } from '@app/platform';
 import type { SmsConfig } from '../../config';
 import { queuedText } from '../queued-text';
-import type { ChannelTransaction } from '../store/channel-store';
+import type { ChannelTransaction } from '../store/channel-unit-of-work';
 import { NumbersRepository } from '../store/numbers.repository';
 import { CHANNEL_TEXT } from '../texts';
 

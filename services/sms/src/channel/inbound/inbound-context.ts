@@ -1,5 +1,5 @@
 import type { InboundRow } from '../store/inbound.repository';
-import type { ChannelTransaction } from '../store/channel-store';
+import type { ChannelTransaction } from '../store/channel-unit-of-work';
 import type { Membership } from '../store/groups.repository';
 import type { Keyword } from '../keywords';
 

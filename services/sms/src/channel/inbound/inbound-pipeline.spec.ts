@@ -1,7 +1,7 @@
 import { FakeTransaction, inboundText } from '../channel.fakes';
 import type { OutboundQueue } from '../outbound-queue';
 import { queuedText } from '../queued-text';
-import type { ChannelStore, ChannelTransaction } from '../store/channel-store';
+import type { ChannelUnitOfWork, ChannelTransaction } from '../store/channel-unit-of-work';
 import type { GroupAnswer } from './group.answer';
 import type { IdentifyStep } from './identify.step';
 import { inboundContext, type InboundContext, type InboundRoute } from './inbound-context';
@@ -47,7 +47,7 @@ function pipelineWith(route: InboundRoute, { identified = true } = {}) {
       ctx.route = route;
     },
   };
-  const store: Pick<ChannelStore, 'transaction'> = {
+  const store: Pick<ChannelUnitOfWork, 'transaction'> = {
     transaction: async <T>(work: (tx: ChannelTransaction) => Promise<T>) => {
       const tx = new FakeTransaction();
       transactions.push(tx);

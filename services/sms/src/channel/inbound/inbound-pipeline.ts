@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OutboundQueue } from '../outbound-queue';
-import { ChannelStore } from '../store/channel-store';
+import { ChannelUnitOfWork } from '../store/channel-unit-of-work';
 import { GroupAnswer } from './group.answer';
 import { IdentifyStep } from './identify.step';
 import type { InboundContext } from './inbound-context';
@@ -30,7 +30,7 @@ export class InboundPipeline {
     @Inject(JoinAnswer) private readonly joins: Pick<JoinAnswer, 'run'>,
     @Inject(GroupAnswer) private readonly groups: Pick<GroupAnswer, 'run'>,
     @Inject(ReplyAnswer) private readonly replies: Pick<ReplyAnswer, 'run'>,
-    @Inject(ChannelStore) private readonly store: Pick<ChannelStore, 'transaction'>,
+    @Inject(ChannelUnitOfWork) private readonly store: Pick<ChannelUnitOfWork, 'transaction'>,
     @Inject(OutboundQueue) private readonly outbound: Pick<OutboundQueue, 'sendNow'>,
   ) {}
 

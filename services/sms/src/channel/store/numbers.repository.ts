@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 /**
  * What the channel knows of a texting number and its account (`sms_number`, `sms_thread`,
  * `sms_usage`): the opt-out, the conversation of each thread, the month's usage. Writes that must
- * be atomic with the texts they cause are in the channel's transaction (ChannelStore).
+ * be atomic with the texts they cause are in the channel's transaction (ChannelUnitOfWork).
  */
 @Injectable()
 export class NumbersRepository {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { USER_EVENTS } from '@app/contracts/events';
 import { InvitesService } from '../../../invites/invites.service';
 import { SessionsService, type ClientInfo, type EndedSession } from '../../../sessions/sessions.service';
-import type { AuthRepositories } from '../../../store/auth-store';
+import type { AuthRepositories } from '../../../store/auth-unit-of-work';
 import type { ResolvedAccount } from '../resolve-account/resolve-account.usecase';
 
 /** The invite was used up between the check and the redemption: the whole sign-in is rolled back. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/platform';
 import { randomUUID } from 'node:crypto';
-import type { AuthRepositories } from '../../../store/auth-store';
+import type { AuthRepositories } from '../../../store/auth-unit-of-work';
 import type { UserEntity } from '../../../users/user.entity';
 import type { GuestCandidate, VerifiedProfile } from '../../login.service';
 

@@ -70,7 +70,7 @@ export interface ChannelTransaction {
  * events stay the durable path: a crash, a retry).
  */
 @Injectable()
-export class ChannelStore {
+export class ChannelUnitOfWork {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: Outbox,

@@ -22,7 +22,7 @@ import { TokenService } from '../tokens/token.service';
 import { IdentityEntity, type IdentityProvider } from '../users/identity.entity';
 import { newUser, UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
-import { AuthStore, type AuthData, type AuthRepositories } from './auth-store';
+import { AuthUnitOfWork, type AuthData, type AuthRepositories } from './auth-unit-of-work';
 
 /**
  * The auth schema in memory, for unit tests (not part of the build): the same repositories' public
@@ -333,7 +333,7 @@ export async function authUnit(config: Partial<AuthConfig> = {}): Promise<AuthUn
   };
   @Module({
     providers: [
-      { provide: AuthStore, useValue: data },
+      { provide: AuthUnitOfWork, useValue: data },
       { provide: KEY_VALUE_STORE, useValue: kv },
       { provide: SERVICE_CONFIG, useValue: { ...authEnvSchema.parse({}), ...config } },
       { provide: AppLogger, useValue: silentLogger() },

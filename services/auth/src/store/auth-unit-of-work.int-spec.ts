@@ -3,7 +3,7 @@ import { serviceDatabase, type ServiceDatabase } from '@app/testing';
 import { authService } from '../index';
 import { authMigrations } from '../migrations';
 import { KeyEnvelope } from '../tokens/key-envelope';
-import { AuthStore } from './auth-store';
+import { AuthUnitOfWork } from './auth-unit-of-work';
 
 const DAY_MS = 86_400_000;
 
@@ -13,14 +13,14 @@ const DAY_MS = 86_400_000;
  * takes its sessions, identities and codes with it, and replicas agree on one signing key and one
  * secret, sealed at rest when a key encryption key is set.
  */
-describe('AuthStore on PostgreSQL', () => {
+describe('AuthUnitOfWork on PostgreSQL', () => {
   let db: ServiceDatabase;
-  let store: AuthStore;
+  let store: AuthUnitOfWork;
   const envelope = new KeyEnvelope(randomBytes(32));
 
   beforeAll(async () => {
     db = await serviceDatabase({ label: 'authstore', schema: 'auth', entities: authService.entities, migrations: authMigrations });
-    store = new AuthStore(db.source, envelope);
+    store = new AuthUnitOfWork(db.source, envelope);
   });
 
   afterAll(() => db?.drop());
@@ -75,7 +75,7 @@ describe('AuthStore on PostgreSQL', () => {
   });
 
   it('makes one signing key and one secret for replicas starting together, sealed at rest', async () => {
-    const replicas = [store, new AuthStore(db.source, envelope), new AuthStore(db.source, envelope)];
+    const replicas = [store, new AuthUnitOfWork(db.source, envelope), new AuthUnitOfWork(db.source, envelope)];
     let made = 0;
     const keys = await Promise.all(
       replicas.map((replica) =>

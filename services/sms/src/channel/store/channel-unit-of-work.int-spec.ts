@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { OutboundMessageEntity } from '../../messages/outbound-message.entity';
 import { smsMigrations } from '../../migrations';
 import { queuedText } from '../queued-text';
-import { ChannelStore } from './channel-store';
+import { ChannelUnitOfWork } from './channel-unit-of-work';
 import { GroupsRepository } from './groups.repository';
 import { InboundRepository } from './inbound.repository';
 import { NumbersRepository } from './numbers.repository';
@@ -34,7 +34,7 @@ function dataSourceOf(database: TestDatabase, migrations = [...PLATFORM_MIGRATIO
 describe('the text channel on PostgreSQL', () => {
   let database: TestDatabase;
   let source: DataSource;
-  let store: ChannelStore;
+  let store: ChannelUnitOfWork;
   let groups: GroupsRepository;
   let inbound: InboundRepository;
   let numbers: NumbersRepository;
@@ -46,7 +46,7 @@ describe('the text channel on PostgreSQL', () => {
     await source.initialize();
     await migrate(source, 'sms');
     const outbox = new Outbox(source, {} as Bus, log);
-    store = new ChannelStore(source, outbox);
+    store = new ChannelUnitOfWork(source, outbox);
     groups = new GroupsRepository(source);
     inbound = new InboundRepository(source);
     numbers = new NumbersRepository(source);

@@ -54,7 +54,7 @@ class TypeOrmAuthRepositories implements AuthRepositories {
  * another connection's work, a call to another service, the cache) runs inside one.
  */
 @Injectable()
-export class AuthStore implements AuthData {
+export class AuthUnitOfWork implements AuthData {
   readonly repos: AuthRepositories;
   readonly keys: SigningKeysRepository;
 
