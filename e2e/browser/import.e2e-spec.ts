@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { axeViolations } from './support/axe';
-import { newContext, productSuite, screenshot, VIEWPORTS } from './support/product';
+import { newContext, openGuestChat, productSuite, screenshot, VIEWPORTS } from './support/product';
 
 /**
  * Import chats (issue 25, part 3) in Chromium: Settings → Import chats, the export zip picked and
@@ -27,12 +27,7 @@ describe('importing chats in a browser', () => {
       // bypassCSP: axe-core's script is added to the page.
       const context = await suite.browser.newContext({ baseURL: suite.product.url, viewport, bypassCSP: true });
       context.setDefaultTimeout(15_000);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(String(error)));
-      await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
-      await page.goto('/chat');
-      await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+      const { page, errors } = await openGuestChat(context);
       await page.goto('/settings');
       await page.getByRole('button', { name: 'Import chats' }).click();
       const dialog = page.getByRole('dialog', { name: 'Import chats' });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { axeViolations } from './support/axe';
-import { expectFocus, newContext, productSuite, screenshot, VIEWPORTS } from './support/product';
+import { expectFocus, newContext, openGuestChat, productSuite, screenshot, VIEWPORTS } from './support/product';
 
 type Viewport = { width: number; height: number };
 /** The desktop size the issue asks to be checked at (the suites' "wide" is larger). */
@@ -19,13 +19,7 @@ describe('projects in a browser', () => {
       ? await suite.browser.newContext({ baseURL: suite.product.url, viewport, bypassCSP: true })
       : await newContext(suite.browser, suite.product.url, viewport);
     context.setDefaultTimeout(20_000);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    await page.addInitScript(() => localStorage.setItem('firstTimeModalShown', 'true'));
-    await page.goto('/chat');
-    await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
-    return { context, page, errors };
+    return { context, ...(await openGuestChat(context)) };
   }
 
   /** A call of the API with the page's own token. */
