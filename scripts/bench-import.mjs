@@ -5,7 +5,6 @@
 // 5,000 conversations of 24 messages each, one regenerated reply each: ~100+ MB of JSON),
 // uploads it through the gateway, starts the import, follows it, and prints conversations imported
 // per second and the product's peak RSS (VmHWM of its process: the zip is never held in memory).
-import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { Zip, ZipDeflate } from 'fflate';
 import { benchRecorder } from './bench-record.mjs';
 import { build } from './build.mjs';
-import { freePort, guestToken, root } from './lib.mjs';
+import { guestToken, startBuiltProduct } from './lib.mjs';
 
 const CONVERSATIONS = Number(process.env.BENCH_IMPORT_CONVERSATIONS ?? 5000);
 const MESSAGES = 24;
@@ -97,31 +96,6 @@ async function writeExport(path) {
   return raw;
 }
 
-/** The built product in a child process (its pid, for its peak RSS). */
-async function startProduct(dataDir) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'deploy/embedded/dist/main.js')], {
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      EMBEDDED_PG_PORT: String(await freePort()),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  const deadline = Date.now() + 120_000;
-  while (!output.includes('Assistant is ready: http://')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`The product did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { url: `http://127.0.0.1:${port}`, child };
-}
 const peakRssMb = (pid) => {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Math.round(Number(match[1]) / 1024) : NaN;
@@ -131,18 +105,15 @@ build({ quiet: true });
 const work = mkdtempSync(join(tmpdir(), 'bench-import-'));
 const recorder = benchRecorder('import');
 let product;
-let dataDir;
 try {
   const zipPath = join(work, 'export.zip');
   console.log(`Generating a ChatGPT export of ${CONVERSATIONS.toLocaleString()} conversations...`);
   const raw = await writeExport(zipPath);
   const zipped = statSync(zipPath).size;
   console.log(`  conversations.json ${(raw / 1e6).toFixed(1)} MB, zip ${(zipped / 1e6).toFixed(1)} MB`);
-  // A folder of its own (the embedded PostgreSQL, run as its own user by root, must enter it).
-  dataDir = mkdtempSync(join(tmpdir(), 'bench-import-data-'));
-  product = await startProduct(dataDir);
+  product = await startBuiltProduct({ RATE_LIMIT_PER_MINUTE: '100000' }, 'import');
   const token = await guestToken(product.url);
-  const restingMb = peakRssMb(product.child.pid);
+  const restingMb = peakRssMb(product.pid);
   const auth = { authorization: `Bearer ${token}` };
   const uploadStarted = performance.now();
   const form = new FormData();
@@ -170,7 +141,7 @@ try {
   console.log('');
   if (state.status !== 'done') throw new Error(`The import failed: ${state.error}`);
   const perSecond = state.conversations_imported / seconds;
-  const rss = peakRssMb(product.child.pid);
+  const rss = peakRssMb(product.pid);
   recorder.row(
     `conversations imported per second (ChatGPT export: ${CONVERSATIONS.toLocaleString()} conversations, ${state.messages_imported.toLocaleString()} messages, zip ${(zipped / 1e6).toFixed(0)} MB, JSON ${(raw / 1e6).toFixed(0)} MB)`,
     `${perSecond.toFixed(1)} conversations/s (${seconds.toFixed(1)} s; upload ${uploadSeconds.toFixed(1)} s)`,
@@ -186,11 +157,6 @@ try {
   );
   recorder.save();
 } finally {
-  if (product) {
-    const exited = new Promise((r) => product.child.on('exit', r));
-    product.child.kill('SIGTERM');
-    await exited;
-  }
+  await product?.stop();
   rmSync(work, { recursive: true, force: true });
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }

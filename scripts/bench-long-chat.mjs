@@ -12,29 +12,19 @@
 //   Chrome's DevTools) and the functions with the most self time printed.
 /* global document, requestAnimationFrame -- functions run in the page, through page.evaluate and waitForFunction */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { benchRecorder } from './bench-record.mjs';
 import { startProfile, topSelf } from './bench-profile.mjs';
-import { freePort, newConversation, root, startBuiltProduct } from './lib.mjs';
+import { freePort, newConversation, root, startBuiltProduct, browserBenchTesting } from './lib.mjs';
 
 const MESSAGES = 500;
 const SCROLL_STEP_PX = 200;
 const runs = Number(process.env.BENCH_LONG_RUNS ?? 3);
 const profileDir = process.env.BENCH_LONG_PROFILE;
-const main = join(root, 'deploy/embedded/dist/main.js');
-if (!existsSync(main) || !existsSync(join(root, 'web/dist/index.html')) || !existsSync(join(root, 'libs/testing/dist/index.js'))) {
-  console.error('bench-long-chat: run `npm run build` first.');
-  process.exit(1);
-}
-const require = createRequire(join(root, 'package.json'));
-const testing = require('./libs/testing/dist/index.js');
-const { Client } = require('pg');
-if (!testing.chromiumInstalled()) {
-  console.error(`bench-long-chat: skipped. ${testing.CHROMIUM_MISSING}`);
-  process.exit(0);
-}
+const testing = browserBenchTesting('bench-long-chat');
+const { Client } = createRequire(join(root, 'package.json'))('pg');
 
 const END_MARK = 'Last words of the seeded conversation.';
 

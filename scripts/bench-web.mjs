@@ -6,26 +6,15 @@
 //     the worst of BENCH_WEB_RUNS streams (default 3), each run's figure shown.
 //   BENCH_WEB_PROFILE=<dir>: also writes a CPU profile (.cpuprofile, open it in Chrome's DevTools) of
 //   one more stream and prints the functions with the most self time.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchRecorder } from './bench-record.mjs';
 import { startProfile, topSelf } from './bench-profile.mjs';
-import { root, startBuiltProduct } from './lib.mjs';
+import { browserBenchTesting, startBuiltProduct } from './lib.mjs';
 
 const runs = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const profileDir = process.env.BENCH_WEB_PROFILE;
-const main = join(root, 'deploy/embedded/dist/main.js');
-if (!existsSync(main) || !existsSync(join(root, 'web/dist/index.html')) || !existsSync(join(root, 'libs/testing/dist/index.js'))) {
-  console.error('bench-web: run `npm run build` first.');
-  process.exit(1);
-}
-const require = createRequire(join(root, 'package.json'));
-const testing = require('./libs/testing/dist/index.js');
-if (!testing.chromiumInstalled()) {
-  console.error(`bench-web: skipped. ${testing.CHROMIUM_MISSING}`);
-  process.exit(0);
-}
+const testing = browserBenchTesting('bench-web');
 
 /** The quality suite's reply (e2e/browser/quality.e2e-spec.ts): about 2,000 words of headings, lists, tables and code. */
 function longReply() {

@@ -4,6 +4,7 @@ import { connect, createServer } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -98,6 +99,8 @@ export async function startBuiltProduct(env = {}, label = 'bench') {
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    /** The product's process id (its peak memory is in /proc/<pid>/status). */
+    pid: child.pid,
     /** Its DATA_DIR (the embedded PostgreSQL's password is in postgres.password there). */
     dataDir,
     stop: async () => {
@@ -122,4 +125,23 @@ export async function newConversation(url, token) {
     body: '{}',
   });
   return (await res.json()).chat_id;
+}
+
+/**
+ * What a bench in the browser needs before it starts: the built product and web client, and
+ * Chromium. Exits with a clear line when the build is missing (1) or Chromium is (0: skipped);
+ * answers the built test library (fakes, the browser launcher).
+ */
+export function browserBenchTesting(name) {
+  const built = ['deploy/embedded/dist/main.js', 'web/dist/index.html', 'libs/testing/dist/index.js'];
+  if (built.some((file) => !existsSync(join(root, file)))) {
+    console.error(`${name}: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  const testing = createRequire(join(root, 'package.json'))('./libs/testing/dist/index.js');
+  if (!testing.chromiumInstalled()) {
+    console.error(`${name}: skipped. ${testing.CHROMIUM_MISSING}`);
+    process.exit(0);
+  }
+  return testing;
 }
