@@ -47,8 +47,6 @@ const recordOf = (r: Row): McpServerRecord => ({
   createdAt: r.created_at,
 });
 
-export type McpServerStore = Pick<McpServersRepository, 'list' | 'find' | 'count' | 'insert' | 'update' | 'remove'>;
-
 /** Users' MCP servers (chat schema); the only place their SQL lives. */
 @Injectable()
 export class McpServersRepository {

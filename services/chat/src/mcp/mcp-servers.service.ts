@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import type { McpServer } from '@app/contracts/chat';
-import { AppLogger, DomainError, publicUrlFor, RUNTIME_ENV, SERVICE_CONFIG, type RuntimeEnv } from '@app/platform';
+import { AppLogger, DomainError, publicUrlFor, RUNTIME_ENV, SERVICE_CONFIG, type RuntimeEnv, type PublicOf } from '@app/platform';
 import type { ChatConfig } from '../config';
 import { ownerOf } from '../conversations/conversations.service';
 import { OutboundRefused } from '../tools/outbound/guarded-fetch';
@@ -17,7 +17,7 @@ import {
   type McpToolInfo,
 } from './mcp-client';
 import { auth as oauth } from '@modelcontextprotocol/sdk/client/auth.js';
-import { McpServersRepository, type McpServerRecord, type McpServerStore } from './mcp-servers.repository';
+import { McpServersRepository, type McpServerRecord } from './mcp-servers.repository';
 import { McpOAuthProvider, type McpOAuthState } from './mcp-oauth.provider';
 import { modelToolName } from './mcp.tool';
 import { TokenSeal, toolsKey } from './token-seal';
@@ -38,7 +38,7 @@ export class McpServersService {
   private readonly seal: TokenSeal | null;
 
   constructor(
-    @Inject(McpServersRepository) private readonly repo: McpServerStore,
+    @Inject(McpServersRepository) private readonly repo: PublicOf<McpServersRepository>,
     @Inject(OutboundHttp) private readonly outbound: Pick<OutboundHttp, 'check' | 'fetchLike'>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
     @Inject(SERVICE_CONFIG) private readonly config: McpConfig,

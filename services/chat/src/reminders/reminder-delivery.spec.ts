@@ -4,7 +4,7 @@ import { chatEnvSchema } from '../config';
 import { aCaller } from '../testing/builders';
 import { FakeLogger } from '../testing/logger.fake';
 import { FakeRpc } from '../testing/bus.fakes';
-import { FakeReminderStore } from '../testing/reminders.fake';
+import { FakeRemindersRepository } from '../testing/reminders.fake';
 import { ReminderDelivery, reminderBody } from './reminder-delivery';
 import { RemindersService } from './reminders.service';
 
@@ -15,7 +15,7 @@ function setup(start = '2026-11-26T14:00:00Z') {
   let now = new Date(start);
   const clock = () => now;
   const config = chatEnvSchema.parse({ REMINDER_LATE_AFTER_MS: '120000' });
-  const store = new FakeReminderStore(clock);
+  const store = new FakeRemindersRepository(clock);
   const service = new RemindersService(store, config, clock);
   let smsAway = false;
   const texted: { reminder_id: string; body: string; user: string | null }[] = [];

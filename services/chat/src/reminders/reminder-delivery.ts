@@ -1,9 +1,9 @@
 import { Inject, Injectable, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { SMS_REMINDER_RPC } from '@app/contracts/sms';
-import { AppLogger, RpcClient, SERVICE_CONFIG } from '@app/platform';
+import { AppLogger, RpcClient, SERVICE_CONFIG, type PublicOf } from '@app/platform';
 import { formatDelay, formatLocal, inQuietHours, localMinute, quietHoursEnd } from './reminder-time';
-import { RemindersRepository, type ReminderRecord, type ReminderStore } from './reminders.repository';
+import { RemindersRepository, type ReminderRecord } from './reminders.repository';
 import { REMINDER_CLOCK, RemindersService, type Clock, type ReminderConfig } from './reminders.service';
 
 /** Reminders claimed per round. */
@@ -51,7 +51,7 @@ export class ReminderDelivery implements OnApplicationBootstrap, OnApplicationSh
   private readonly now: Clock;
 
   constructor(
-    @Inject(RemindersRepository) private readonly repo: ReminderStore,
+    @Inject(RemindersRepository) private readonly repo: PublicOf<RemindersRepository>,
     @Inject(RemindersService) private readonly reminders: Pick<RemindersService, 'settingsOf'>,
     @Inject(RpcClient) private readonly rpc: Pick<RpcClient, 'call'>,
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn' | 'info'>,

@@ -75,12 +75,6 @@ function recordOf(row: ReminderRow): ReminderRecord {
   };
 }
 
-/** What the reminders' logic needs of their store (the repository, or a typed fake in unit tests). */
-export type ReminderStore = Pick<
-  RemindersRepository,
-  'insert' | 'find' | 'list' | 'pendingCount' | 'update' | 'cancel' | 'seen' | 'setting' | 'saveSetting' | 'claimDue' | 'putOff' | 'finish'
->;
-
 /** The reminders and the reminder settings (chat schema); the only place their SQL lives. */
 @Injectable()
 export class RemindersRepository {

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import type { Reminder, ReminderSettings } from '@app/contracts/chat';
-import { DomainError, SERVICE_CONFIG } from '@app/platform';
+import { DomainError, SERVICE_CONFIG, type PublicOf } from '@app/platform';
 import type { ChatConfig } from '../config';
 import { ownerOf } from '../conversations/conversations.service';
 import { inQuietHours, isKnownZone, localMinute, ReminderTimeError, resolveWhen } from './reminder-time';
-import { RemindersRepository, type ReminderRecord, type ReminderSettingRecord, type ReminderStore } from './reminders.repository';
+import { RemindersRepository, type ReminderRecord, type ReminderSettingRecord } from './reminders.repository';
 
 export const REMINDER_NOT_FOUND = 'No such reminder.';
 export const REMINDER_NOT_PENDING = 'This reminder is not pending any more (delivered or cancelled).';
@@ -44,7 +44,7 @@ export class RemindersService {
   private readonly now: Clock;
 
   constructor(
-    @Inject(RemindersRepository) private readonly repo: ReminderStore,
+    @Inject(RemindersRepository) private readonly repo: PublicOf<RemindersRepository>,
     @Inject(SERVICE_CONFIG) private readonly config: ReminderConfig,
     @Optional() @Inject(REMINDER_CLOCK) clock?: Clock,
   ) {

@@ -1,13 +1,14 @@
-import type { ReminderRecord, ReminderSettingRecord, ReminderStore } from '../reminders/reminders.repository';
+import type { PublicOf } from '@app/platform';
+import type { ReminderRecord, ReminderSettingRecord, RemindersRepository } from '../reminders/reminders.repository';
 
 /** The reminders' store in memory, on the clock it is given (claims, leases and put-offs as the SQL does them). */
-export class FakeReminderStore implements ReminderStore {
+export class FakeRemindersRepository implements PublicOf<RemindersRepository> {
   readonly rows = new Map<string, ReminderRecord & { leaseUntil: Date | null }>();
   readonly settings = new Map<string, ReminderSettingRecord>();
 
   constructor(private readonly now: () => Date) {}
 
-  async insert(r: Parameters<ReminderStore['insert']>[0]): Promise<ReminderRecord> {
+  async insert(r: Parameters<RemindersRepository['insert']>[0]): Promise<ReminderRecord> {
     const row = {
       ...r,
       status: 'pending' as const,
@@ -38,7 +39,7 @@ export class FakeReminderStore implements ReminderStore {
     return [...this.rows.values()].filter((r) => r.userId === userId && (r.status === 'pending' || r.status === 'delivering')).length;
   }
 
-  async update(userId: string, id: string, change: Parameters<ReminderStore['update']>[2]): Promise<ReminderRecord | null> {
+  async update(userId: string, id: string, change: Parameters<RemindersRepository['update']>[2]): Promise<ReminderRecord | null> {
     const row = this.rows.get(id);
     if (!row || row.userId !== userId || row.status !== 'pending') return null;
     if (change.text !== undefined) row.text = change.text;

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ModelInput } from '@app/contracts/files';
-import { DomainError } from '@app/platform';
+import { DomainError, type PublicOf } from '@app/platform';
 import sharp from 'sharp';
 import { isImageType, isTextType } from './content-sniffer';
-import { FilesRepository, type FileRecord, type FilesStore } from './files.repository';
+import { FilesRepository, type FileRecord } from './files.repository';
 import { OBJECT_KEYS, OBJECT_STORE, ObjectNotFoundError, readAll, type ObjectStore } from '../store/object-store';
 
 /** Images larger than this many pixels are not decoded (decompression bombs). */
@@ -31,7 +31,7 @@ export function truncateText(text: string, maxChars: number): { text: string; tr
 @Injectable()
 export class DerivedContentService {
   constructor(
-    @Inject(FilesRepository) private readonly store: FilesStore,
+    @Inject(FilesRepository) private readonly store: PublicOf<FilesRepository>,
     @Inject(OBJECT_STORE) private readonly objects: ObjectStore,
   ) {}
 

@@ -9,36 +9,9 @@ export type FileRecord = Omit<FileObjectEntity, 'createdAt'> & { createdAt: Date
 export type NewFileRecord = Omit<FileRecord, 'createdAt' | 'derivedKeys'>;
 export type UploadSessionRecord = UploadSessionEntity;
 
-/** What the files logic needs from its tables (a typed fake stands in for it in unit tests). */
-export interface FilesStore {
-  findFile(id: string): Promise<FileRecord | null>;
-  insertFile(file: NewFileRecord): Promise<FileRecord>;
-  addDerivedKey(id: string, key: string): Promise<void>;
-  filesOf(userId: string): Promise<FileRecord[]>;
-  /** Removes a file's row; answers whether it was there. */
-  deleteFile(id: string, userId: string): Promise<boolean>;
-
-  insertSession(session: Pick<UploadSessionRecord, 'id' | 'userId' | 'filename' | 'declaredType' | 'source'>): Promise<void>;
-  findSession(id: string, userId: string): Promise<UploadSessionRecord | null>;
-  /**
-   * Records chunk `seq` of `bytes` bytes when it is the next one expected; answers the session as
-   * it is then, or null when `seq` is not the next one (or the session is gone).
-   */
-  advanceSession(id: string, userId: string, seq: number, bytes: number, mimeType: string | null): Promise<UploadSessionRecord | null>;
-  /** Closes an open session holding `parts` parts (next_seq becomes -1 - parts); false when another call did first. */
-  closeSession(id: string, userId: string, parts: number): Promise<boolean>;
-  /** Removes the session row; answers whether it was there (only one caller wins a commit). */
-  deleteSession(id: string): Promise<boolean>;
-  openSessionCount(userId: string): Promise<number>;
-  sessionsOf(userId: string): Promise<UploadSessionRecord[]>;
-  sessionsIdleSince(before: Date): Promise<UploadSessionRecord[]>;
-
-  /** The key of the signed links: made once, kept in the schema, shared by every replica. */
-  signingSecret(): Promise<string>;
-}
-
+/** The files' tables, the only place their SQL lives (a typed fake stands in for it in unit tests). */
 @Injectable()
-export class FilesRepository implements FilesStore {
+export class FilesRepository {
   private secret?: Promise<string>;
 
   constructor(private readonly dataSource: DataSource) {}
@@ -69,6 +42,7 @@ export class FilesRepository implements FilesStore {
     return this.files.find({ where: { userId }, order: { createdAt: 'ASC' } });
   }
 
+  /** Removes a file's row; answers whether it was there. */
   async deleteFile(id: string, userId: string): Promise<boolean> {
     const result = await this.files.delete({ id, userId });
     return (result.affected ?? 0) > 0;
@@ -86,6 +60,10 @@ export class FilesRepository implements FilesStore {
     return this.sessions.findOne({ where: { id, userId } });
   }
 
+  /**
+   * Records chunk `seq` of `bytes` bytes when it is the next one expected; answers the session as
+   * it is then, or null when `seq` is not the next one (or the session is gone).
+   */
   async advanceSession(
     id: string,
     userId: string,
@@ -103,6 +81,7 @@ export class FilesRepository implements FilesStore {
     return rows.length ? this.findSession(id, userId) : null;
   }
 
+  /** Closes an open session holding `parts` parts (next_seq becomes -1 - parts); false when another call did first. */
   async closeSession(id: string, userId: string, parts: number): Promise<boolean> {
     const [rows]: [unknown[], number] = await this.dataSource.query(
       'UPDATE upload_session SET next_seq = -1 - next_seq, updated_at = now() WHERE id = $1 AND user_id = $2 AND next_seq = $3 AND next_seq >= 0 RETURNING id',
@@ -111,6 +90,7 @@ export class FilesRepository implements FilesStore {
     return rows.length > 0;
   }
 
+  /** Removes the session row; answers whether it was there (only one caller wins a commit). */
   async deleteSession(id: string): Promise<boolean> {
     const result = await this.sessions.delete({ id });
     return (result.affected ?? 0) > 0;
@@ -128,6 +108,7 @@ export class FilesRepository implements FilesStore {
     return this.sessions.find({ where: { updatedAt: LessThan(before) }, take: 100 });
   }
 
+  /** The key of the signed links: made once, kept in the schema, shared by every replica. */
   signingSecret(): Promise<string> {
     this.secret ??= (async () => {
       await this.dataSource.query(`INSERT INTO files_secret (name, value) VALUES ('view-links', $1) ON CONFLICT (name) DO NOTHING`, [

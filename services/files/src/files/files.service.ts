@@ -18,6 +18,7 @@ import {
   rechunk,
   userIdOf,
   type UserDataPurgeHook,
+  type PublicOf,
 } from '@app/platform';
 import type { Observable } from 'rxjs';
 import type { FilesConfig } from '../config';
@@ -25,7 +26,7 @@ import { OBJECT_STORE, type ObjectStore } from '../store/object-store';
 import { UploadsService } from '../uploads/uploads.service';
 import { servingOf } from './content-sniffer';
 import { DerivedContentService } from './derived-content.service';
-import { FilesRepository, type FileRecord, type FilesStore } from './files.repository';
+import { FilesRepository, type FileRecord } from './files.repository';
 import { checkViewSignature, signView, viewUrl } from './signed-urls';
 
 export const FILE_NOT_FOUND = 'File not found';
@@ -43,7 +44,7 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 @Injectable()
 export class FilesService implements UserDataPurgeHook {
   constructor(
-    @Inject(FilesRepository) private readonly store: FilesStore,
+    @Inject(FilesRepository) private readonly store: PublicOf<FilesRepository>,
     @Inject(OBJECT_STORE) private readonly objects: ObjectStore,
     @Inject(SERVICE_CONFIG) private readonly config: FilesConfig,
     private readonly derived: DerivedContentService,

@@ -1,5 +1,6 @@
+import type { PublicOf } from '@app/platform';
 import { Readable } from 'node:stream';
-import type { FileRecord, FilesStore, NewFileRecord, UploadSessionRecord } from '../files/files.repository';
+import type { FileRecord, NewFileRecord, UploadSessionRecord, FilesRepository } from '../files/files.repository';
 import { ObjectNotFoundError, readAll, type ObjectStore } from '../store/object-store';
 
 /** The object store in memory. */
@@ -26,7 +27,7 @@ export class MemoryObjects implements ObjectStore {
 }
 
 /** The files tables in memory, with the repository's rules (an upload advances in order, closes once). */
-export class MemoryFiles implements FilesStore {
+export class MemoryFiles implements PublicOf<FilesRepository> {
   readonly files = new Map<string, FileRecord>();
   readonly sessions = new Map<string, UploadSessionRecord>();
   async findFile(id: string) {

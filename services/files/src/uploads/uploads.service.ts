@@ -1,13 +1,13 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { FILE_TRANSFER, type FileUploadResult } from '@app/contracts/files';
-import { AppLogger, DomainError, runPeriodically, SERVICE_CONFIG, userIdOf, type Periodic } from '@app/platform';
+import { AppLogger, DomainError, runPeriodically, SERVICE_CONFIG, userIdOf, type Periodic, type PublicOf } from '@app/platform';
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FilesConfig } from '../config';
 import { isTextType, sniffContent, Utf8TextChecker } from '../files/content-sniffer';
 import { sanitiseFilename } from '../files/file-names';
-import { FilesRepository, type FileRecord, type FilesStore, type UploadSessionRecord } from '../files/files.repository';
+import { FilesRepository, type FileRecord, type UploadSessionRecord } from '../files/files.repository';
 import type { FileSource } from '../files/user-file.columns';
 import { OBJECT_KEYS, OBJECT_STORE, type ObjectStore } from '../store/object-store';
 
@@ -57,7 +57,7 @@ export class UploadsService implements OnApplicationBootstrap, OnApplicationShut
   private sweeper?: Periodic;
 
   constructor(
-    @Inject(FilesRepository) private readonly store: FilesStore,
+    @Inject(FilesRepository) private readonly store: PublicOf<FilesRepository>,
     @Inject(OBJECT_STORE) private readonly objects: ObjectStore,
     @Inject(SERVICE_CONFIG) private readonly config: FilesConfig,
     private readonly logger: AppLogger,

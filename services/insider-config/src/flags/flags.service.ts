@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { InsiderFlagsSchema, type InsiderFlags, type InsiderFlagsUpdate, type InsiderStatus } from '@app/contracts/insider-config';
-import { DomainError, SERVICE_CONFIG, userIdOf } from '@app/platform';
+import { DomainError, SERVICE_CONFIG, userIdOf, type PublicOf } from '@app/platform';
 import type { InsiderConfigEnv } from '../config';
 import { BusFlagsChanges, type FlagsChanges } from './flags-changes';
-import { InsiderStatusRepository, type InsiderStatusRow, type InsiderStatusStore } from './insider-status.repository';
+import { InsiderStatusRepository, type InsiderStatusRow } from './insider-status.repository';
 
 export const DEFAULT_FLAGS: InsiderFlags = {
   dislike_button_verbose_feedback: null,
@@ -48,7 +48,7 @@ export interface StandingChange {
 @Injectable()
 export class FlagsService {
   constructor(
-    @Inject(InsiderStatusRepository) private readonly statuses: InsiderStatusStore,
+    @Inject(InsiderStatusRepository) private readonly statuses: PublicOf<InsiderStatusRepository>,
     @Inject(SERVICE_CONFIG) private readonly config: InsiderConfigEnv,
     @Inject(BusFlagsChanges) private readonly changes: FlagsChanges,
   ) {}

@@ -1,8 +1,9 @@
+import type { PublicOf } from '@app/platform';
 import { domainRefusal as refusal } from '@app/testing';
 import type { Caller } from '@app/contracts';
 import { DEFAULT_FLAGS, effectiveFlags, FlagsService, INSIDERS_ONLY_FLAGS, INSIDERS_ONLY_MODE, mergeFlags } from './flags.service';
 import type { FlagsChanges } from './flags-changes';
-import type { InsiderStatusRow, InsiderStatusStore } from './insider-status.repository';
+import type { InsiderStatusRow, InsiderStatusRepository } from './insider-status.repository';
 
 const stored = {
   dislike_button_verbose_feedback: true,
@@ -13,7 +14,7 @@ const stored = {
 };
 
 /** The repository's contract in memory: a change that throws leaves nothing behind. */
-class FakeInsiderStatusStore implements InsiderStatusStore {
+class FakeInsiderStatusRepository implements PublicOf<InsiderStatusRepository> {
   readonly rows = new Map<string, InsiderStatusRow>();
 
   async find(userId: string): Promise<InsiderStatusRow | null> {
@@ -58,7 +59,7 @@ class RecordedFlagsChanges implements FlagsChanges {
 }
 
 function setup(allowList: string[] = []) {
-  const store = new FakeInsiderStatusStore();
+  const store = new FakeInsiderStatusRepository();
   const changes = new RecordedFlagsChanges();
   return { store, changes, service: new FlagsService(store, { INSIDER_USER_IDS: allowList }, changes) };
 }

@@ -11,26 +11,15 @@ export interface InsiderStatusRow {
   flags: Partial<InsiderFlags>;
 }
 
-/** What the insider logic needs from storage (a typed fake stands in for it in unit tests). */
-export interface InsiderStatusStore {
-  find(userId: string): Promise<InsiderStatusRow | null>;
-  /**
-   * One change, all or nothing: `change` edits the user's row (a default one when none is stored),
-   * locked for the transaction; if it throws, nothing is written (not even the default row).
-   */
-  update(userId: string, change: (row: InsiderStatusRow) => void): Promise<InsiderStatusRow>;
-  /** The operators' decision. Revoking also turns insider mode off. Answers whether a row changed. */
-  setInsider(userId: string, isInsider: boolean): Promise<boolean>;
-}
-
 const view = (row: InsiderStatusEntity): InsiderStatusRow => ({
   isInsider: row.isInsider,
   isInsiderEnabled: row.isInsiderEnabled,
   flags: row.flags,
 });
 
+/** Users' insider rows, the only place their SQL lives (a typed fake stands in for it in unit tests). */
 @Injectable()
-export class InsiderStatusRepository implements InsiderStatusStore {
+export class InsiderStatusRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async find(userId: string): Promise<InsiderStatusRow | null> {
@@ -38,6 +27,10 @@ export class InsiderStatusRepository implements InsiderStatusStore {
     return row && view(row);
   }
 
+  /**
+   * One change, all or nothing: `change` edits the user's row (a default one when none is stored),
+   * locked for the transaction; if it throws, nothing is written (not even the default row).
+   */
   update(userId: string, change: (row: InsiderStatusRow) => void): Promise<InsiderStatusRow> {
     return this.dataSource.transaction(async (manager) => {
       await lockLivingUser(manager, userId);
@@ -54,6 +47,7 @@ export class InsiderStatusRepository implements InsiderStatusStore {
     });
   }
 
+  /** The operators' decision. Revoking also turns insider mode off. Answers whether a row changed. */
   async setInsider(userId: string, isInsider: boolean): Promise<boolean> {
     if (isInsider) {
       const rows: unknown[] = await this.dataSource.query(

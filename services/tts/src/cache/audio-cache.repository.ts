@@ -21,19 +21,12 @@ export interface NewCachedAudio extends CachedAudio {
   textChars: number;
 }
 
-/** What the speech logic needs from the cache's tables (a typed fake stands in for it in unit tests). */
-export interface AudioCacheStore {
-  /** The clip, marked as just used; null when not cached (or older than maxAgeSeconds). */
-  find(userId: string, key: string, maxAgeSeconds: number): Promise<CachedAudio | null>;
-  /** Keeps a clip (nothing for a deleted account), then drops the least recently used beyond maxBytes in all and those unused for maxAgeSeconds. */
-  put(clip: NewCachedAudio, limits: { maxBytes: number; maxAgeSeconds: number }): Promise<void>;
-}
-
 /** The only place that touches the tts schema. */
 @Injectable()
-export class AudioCacheRepository implements AudioCacheStore {
+export class AudioCacheRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** The clip, marked as just used; null when not cached (or older than maxAgeSeconds). */
   async find(userId: string, key: string, maxAgeSeconds: number): Promise<CachedAudio | null> {
     const rows: { id: string; content_type: string; request_id: string; audio: Buffer }[] = await this.dataSource.query(
       // A statement that answers rows (an UPDATE through TypeORM answers [rows, count]).
@@ -48,6 +41,7 @@ export class AudioCacheRepository implements AudioCacheStore {
     return row ? { contentType: row.content_type, requestId: row.request_id, audio: row.audio } : null;
   }
 
+  /** Keeps a clip (nothing for a deleted account), then drops the least recently used beyond maxBytes in all and those unused for maxAgeSeconds. */
   async put(clip: NewCachedAudio, limits: { maxBytes: number; maxAgeSeconds: number }): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       // Under the user's lock: a purge running now either ran before (nothing is kept) or waits for this row and takes it.

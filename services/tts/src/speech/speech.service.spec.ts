@@ -1,9 +1,9 @@
 import type { Caller } from '@app/contracts';
 import { CHAT_RPC } from '@app/contracts/chat';
 import type { SpeechChunk, SpeechRequest, Voices } from '@app/contracts/tts';
-import { AppLogger, DomainError, MemoryStore, Throttler } from '@app/platform';
+import { AppLogger, DomainError, MemoryStore, Throttler, type PublicOf } from '@app/platform';
 import { lastValueFrom, toArray } from 'rxjs';
-import type { AudioCacheStore, CachedAudio, NewCachedAudio } from '../cache/audio-cache.repository';
+import type { CachedAudio, NewCachedAudio, AudioCacheRepository } from '../cache/audio-cache.repository';
 import type { TtsConfig } from '../config';
 import { SpeechEngineError, type SpeechEngine, type SpeechJob } from '../engines/speech-engine';
 import { VoiceRateLimiter } from './rate-limiter';
@@ -40,7 +40,7 @@ class FakeEngine implements SpeechEngine {
   }
 }
 
-class FakeCache implements AudioCacheStore {
+class FakeCache implements PublicOf<AudioCacheRepository> {
   clips = new Map<string, NewCachedAudio>();
   async find(userId: string, key: string): Promise<CachedAudio | null> {
     return this.clips.get(`${userId}:${key}`) ?? null;

@@ -3,10 +3,10 @@ import type { Caller } from '@app/contracts';
 import { CHAT_RPC } from '@app/contracts/chat';
 import { DEFAULT_AI_VOICE_CONFIG, INSIDER_CONFIG_RPC, type AiVoiceConfig } from '@app/contracts/insider-config';
 import { AUDIO_TRANSFER, SPEECH_LIMITS, type SpeechChunk, type SpeechRequest, type Voices } from '@app/contracts/tts';
-import { AppLogger, DomainError, observeGenerator, rechunk, RpcClient, SERVICE_CONFIG, userIdOf } from '@app/platform';
+import { AppLogger, DomainError, observeGenerator, rechunk, RpcClient, SERVICE_CONFIG, userIdOf, type PublicOf } from '@app/platform';
 import { createHash } from 'node:crypto';
 import type { Observable } from 'rxjs';
-import { AudioCacheRepository, type AudioCacheStore, type CachedAudio } from '../cache/audio-cache.repository';
+import { AudioCacheRepository, type CachedAudio } from '../cache/audio-cache.repository';
 import type { TtsConfig } from '../config';
 import { engineFailureAnswer, SPEECH_ENGINE, type SpeechEngine, type SpeechJob } from '../engines/speech-engine';
 import { normalizeTextForReading } from '../text/normalize';
@@ -28,7 +28,7 @@ export type VoiceRpc = Pick<RpcClient, 'call'>;
 export class SpeechService implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(SPEECH_ENGINE) private readonly engine: SpeechEngine,
-    @Inject(AudioCacheRepository) private readonly cache: AudioCacheStore,
+    @Inject(AudioCacheRepository) private readonly cache: PublicOf<AudioCacheRepository>,
     @Inject(RpcClient) private readonly rpc: VoiceRpc,
     private readonly limiter: VoiceRateLimiter,
     @Inject(SERVICE_CONFIG) private readonly config: TtsConfig,
