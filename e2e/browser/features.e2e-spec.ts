@@ -243,8 +243,13 @@ describe('attachments, memories and invites in a browser', () => {
       const options = page.getByRole('button', { name: 'Conversation options' });
       await options.focus();
       await page.keyboard.press('Enter');
-      await page.keyboard.press('Tab');
-      await expectFocus(page, (el) => el?.textContent?.trim(), 'What the assistant remembers from this conversation');
+      // The menu's items come first in the tab order (moving to a project, then this link).
+      const target = 'What the assistant remembers from this conversation';
+      for (let step = 0; step < 5; step++) {
+        await page.keyboard.press('Tab');
+        if ((await page.evaluate(() => document.activeElement?.textContent?.trim())) === target) break;
+      }
+      await expectFocus(page, (el) => el?.textContent?.trim(), target);
       await page.keyboard.press('Escape');
       expect(await options.getAttribute('aria-expanded')).toBe('false');
       await expectFocus(page, (el) => el?.getAttribute('aria-label'), 'Conversation options');
