@@ -1,18 +1,12 @@
 import { z } from 'zod';
 import { defineRpc } from '../common/contract';
+import { PROJECT_LIMITS } from './project-limits';
+
+export { PROJECT_LIMITS } from './project-limits';
 
 // ---- Projects (issue 25, part 5): conversations grouped, with instructions and files of their own ----
 
 const id = z.uuid({ message: 'must be an id (UUID)' });
-
-/** The bounds of a project, checked by the gateway and again by the chat service. */
-export const PROJECT_LIMITS = {
-  nameMaxChars: 100,
-  instructionsMaxChars: 8_000,
-  filesMax: 20,
-  /** Projects one user may have. */
-  perUserMax: 200,
-} as const;
 
 /** A file of a project: one of its owner's uploads (POST /api/v1/files/), shown to the model in every conversation of the project. */
 export const ProjectFileSchema = z.object({

@@ -1,4 +1,5 @@
-import { PROJECT_LIMITS, type Project, type ProjectFile } from '@app/contracts/chat';
+import type { Project, ProjectFile } from '@app/contracts/chat';
+import { PROJECT_LIMITS } from '@app/contracts/chat/project-limits';
 import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '../../../ui/Dialog';
 import { Field } from '../../../ui/Field';
