@@ -278,11 +278,20 @@ export async function guestWithChat(baseUrl: string): Promise<{ token: string; c
   const anon = await fetch(`${baseUrl}/api/v1/auth/anon`, { method: 'POST' });
   if (anon.status !== 200) throw new Error(`POST /auth/anon: ${anon.status} ${await anon.text()}`);
   const { token } = (await anon.json()) as { token: string };
-  const created = await fetch(`${baseUrl}/api/v1/chats`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: '{}',
-  });
+  // A chat process just (re)started may not be heard yet: the gateway's circuit for it closes at its
+  // next health probe, and until then it answers 503 with Retry-After, which a client retries.
+  const deadline = Date.now() + 30_000;
+  let created: Response;
+  for (;;) {
+    created = await fetch(`${baseUrl}/api/v1/chats`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    if (created.status !== 503 || Date.now() > deadline) break;
+    await created.text();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
   if (created.status !== 201 && created.status !== 200) throw new Error(`POST /chats: ${created.status} ${await created.text()}`);
   const { chat_id: chatId } = (await created.json()) as { chat_id: string };
   return { token, chatId };
