@@ -1,4 +1,3 @@
-import type { SearchTerm } from '@app/contracts/chat/search-terms';
 import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { toLightHtml } from '../../../../ui/clipboard';
 import { useEffectiveFlags } from '../../../insider/hooks/insiderQueries';
@@ -8,7 +7,7 @@ import { linkCitations } from '../../utils/citations';
 import type { DisplayMessage } from '../../utils/history';
 import { ImageSlots } from './ImageSlots';
 import { MessageBody } from './MessageBody';
-import { messageElementId, type BranchPlace, type MessageActions } from './messageProps';
+import { messageElementId, type MessagePlaceProps } from './messageProps';
 import { Reasoning } from './Reasoning';
 import { ReplyActions } from './ReplyActions';
 import { ReplyPhase } from './ReplyPhase';
@@ -17,18 +16,10 @@ import { RewrittenQuery } from './RewrittenQuery';
 import { Sources } from './Sources';
 import { ToolRuns } from './ToolRuns';
 
-export type AssistantMessageProps = {
+export type AssistantMessageProps = MessagePlaceProps & {
   /** The stored reply, or, while it streams, its draft (one of the two). */
   message?: DisplayMessage;
   draft?: ReplyDraft;
-  branch?: BranchPlace;
-  busy: boolean;
-  actions?: MessageActions;
-  shareId?: string;
-  highlighted?: boolean;
-  linked?: boolean;
-  /** Opened from a search: the words of the query, marked in the text. */
-  marks?: SearchTerm[] | null;
   /** After a failed stream: asks again. */
   onRetry?: () => void;
 };

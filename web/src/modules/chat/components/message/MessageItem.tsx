@@ -1,28 +1,9 @@
-import type { SearchTerm } from '@app/contracts/chat/search-terms';
 import { memo } from 'react';
-import type { ReplyDraft } from '../../state/replyStore';
-import type { DisplayMessage } from '../../utils/history';
-import { AssistantMessage } from './AssistantMessage';
-import type { BranchPlace, MessageActions } from './messageProps';
+import { AssistantMessage, type AssistantMessageProps } from './AssistantMessage';
 import { UserMessage } from './UserMessage';
 
-type MessageItemProps = {
-  /** A stored message (or the user's being sent), or the reply streaming in as `draft`. */
-  message?: DisplayMessage;
-  draft?: ReplyDraft;
-  branch?: BranchPlace;
-  busy: boolean;
-  actions?: MessageActions;
-  /** On a shared page: attachments are read through the share. */
-  shareId?: string;
-  /** Scrolled to and marked for a moment (a link from the memories page or the search). */
-  highlighted?: boolean;
-  /** The message a link leads to: it takes the focus. */
-  linked?: boolean;
-  /** Opened from a search: the words of the query, marked in the text. */
-  marks?: SearchTerm[] | null;
-  onRetry?: () => void;
-};
+/** A stored message (or the user's being sent), or the reply streaming in as `draft`. */
+type MessageItemProps = AssistantMessageProps;
 
 /**
  * One message of a conversation, the user's or the assistant's. Memoised: a message renders again

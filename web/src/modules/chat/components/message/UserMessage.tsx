@@ -1,4 +1,3 @@
-import type { SearchTerm } from '@app/contracts/chat/search-terms';
 import { MarkedText, SearchMarks } from '../../../search/components/SearchMarks';
 import { CopyButton } from '../../../../ui/CopyButton';
 import { IconButton } from '../../../../ui/IconButton';
@@ -7,20 +6,9 @@ import { useMessageEdit } from '../../hooks/useMessageEdit';
 import type { DisplayMessage } from '../../utils/history';
 import { BranchSwitcher } from './BranchSwitcher';
 import { MessageEditor } from './MessageEditor';
-import { messageElementId, type BranchPlace, type MessageActions } from './messageProps';
+import { messageElementId, type MessagePlaceProps } from './messageProps';
 
-export type UserMessageProps = {
-  message: DisplayMessage;
-  branch?: BranchPlace;
-  busy: boolean;
-  /** None on a read-only page, nor for the message being sent. */
-  actions?: MessageActions;
-  shareId?: string;
-  highlighted?: boolean;
-  linked?: boolean;
-  /** Opened from a search: the words of the query, marked in the text. */
-  marks?: SearchTerm[] | null;
-};
+export type UserMessageProps = MessagePlaceProps & { message: DisplayMessage };
 
 /** A message of the user's: its files, its text (or its edit box), its versions, copy and edit. */
 export function UserMessage({ message, branch, busy, actions, shareId, highlighted, linked, marks = null }: UserMessageProps) {

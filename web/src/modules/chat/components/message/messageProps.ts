@@ -1,4 +1,5 @@
 import type { FeedbackValue } from '../../hooks/useFeedbackPrompt';
+import type { SearchTerm } from '@app/contracts/chat/search-terms';
 import type { DisplayMessage } from '../../utils/history';
 
 /**
@@ -14,6 +15,22 @@ export type MessageActions = {
 
 /** Where a message is among its versions (shown when it has more than one). */
 export type BranchPlace = { index: number; count: number };
+
+/** What every message gets from its list, the user's or the assistant's. */
+export type MessagePlaceProps = {
+  branch?: BranchPlace;
+  busy: boolean;
+  /** None on a read-only page, nor for the message being sent. */
+  actions?: MessageActions;
+  /** On a shared page: attachments are read through the share. */
+  shareId?: string;
+  /** Scrolled to and marked for a moment (a link from the memories page or the search). */
+  highlighted?: boolean;
+  /** The message a link leads to: it takes the focus. */
+  linked?: boolean;
+  /** Opened from a search: the words of the query, marked in the text. */
+  marks?: SearchTerm[] | null;
+};
 
 /** Where a message is in the page (the memories page and the search link to it). */
 export const messageElementId = (id: string) => `message-${id}`;
