@@ -2,18 +2,8 @@ import { readdirSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import {
-  applyOnce,
-  CreateProcessedEvents1763700000000,
-  createServiceDataSource,
-  EVENT_DUPLICATE_WINDOW_MS,
-  IndexProcessedEventsByAge1795674400000,
-  migrate,
-  NatsBus,
-  processedEventHorizonMs,
-  pruneProcessedEvents,
-} from '@app/platform';
-import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { applyOnce, EVENT_DUPLICATE_WINDOW_MS, NatsBus, processedEventHorizonMs, pruneProcessedEvents } from '@app/platform';
+import { serviceDatabase, type ServiceDatabase } from '@app/testing';
 import type { DataSource } from 'typeorm';
 import { OwnNatsServer, haveNatsServer } from '../support/nats-server';
 import { sleep, until } from '../support/until';
@@ -56,7 +46,7 @@ function consumerStateFiles(storeDir: string): { path: string; size: number }[] 
  */
 (haveNatsServer() ? describe : describe.skip)('NATS killed (-9) twice under a stream of events', () => {
   let nats: OwnNatsServer;
-  let database: TestDatabase;
+  let db: ServiceDatabase;
   let source: DataSource;
   let publisher: NatsBus;
   let consumer: NatsBus;
@@ -64,25 +54,15 @@ function consumerStateFiles(storeDir: string): { path: string; size: number }[] 
 
   beforeAll(async () => {
     nats = await OwnNatsServer.start();
-    database = await createTestDatabase('natskill');
-    source = createServiceDataSource({
-      url: database.url,
-      schema: 'svc',
-      entities: [],
-      migrations: [CreateProcessedEvents1763700000000, IndexProcessedEventsByAge1795674400000],
-      poolMax: 8,
-      applicationName: 'nats-kill-test',
-    });
-    await source.initialize();
-    await migrate(source, 'svc');
+    db = await serviceDatabase({ label: 'natskill', schema: 'svc', migrations: [], poolMax: 8 });
+    source = db.source;
   }, 60_000);
 
   afterAll(async () => {
     await publisher?.drain().catch(() => undefined);
     await consumer?.drain().catch(() => undefined);
     await nats?.close();
-    await source?.destroy();
-    await database?.drop();
+    await db?.drop();
   }, 60_000);
 
   it('applies every event exactly once, however many come again, with the dedup table pruned past its horizon', async () => {

@@ -1,14 +1,5 @@
-import {
-  applyOnce,
-  CreateProcessedEvents1763700000000,
-  createServiceDataSource,
-  EVENT_DUPLICATE_WINDOW_MS,
-  IndexProcessedEventsByAge1795674400000,
-  migrate,
-  processedEventHorizonMs,
-  pruneProcessedEvents,
-} from '@app/platform';
-import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { applyOnce, EVENT_DUPLICATE_WINDOW_MS, processedEventHorizonMs, pruneProcessedEvents } from '@app/platform';
+import { serviceDatabase, type ServiceDatabase } from '@app/testing';
 import type { DataSource } from 'typeorm';
 
 const DAY_MS = 86_400_000;
@@ -19,26 +10,16 @@ const DAY_MS = 86_400_000;
  * still make a redelivery change nothing.
  */
 describe('the processed-event table is pruned past the redelivery horizon', () => {
-  let database: TestDatabase;
+  let db: ServiceDatabase;
   let source: DataSource;
 
   beforeAll(async () => {
-    database = await createTestDatabase('processed');
-    source = createServiceDataSource({
-      url: database.url,
-      schema: 'svc',
-      entities: [],
-      migrations: [CreateProcessedEvents1763700000000, IndexProcessedEventsByAge1795674400000],
-      poolMax: 4,
-      applicationName: 'processed-events-test',
-    });
-    await source.initialize();
-    await migrate(source, 'svc');
+    db = await serviceDatabase({ label: 'processed', schema: 'svc', migrations: [], poolMax: 4 });
+    source = db.source;
   });
 
   afterAll(async () => {
-    await source?.destroy();
-    await database?.drop();
+    await db?.drop();
   });
 
   it('the horizon is the stream max_age plus its duplicate window (plus an hour for the clocks)', () => {
