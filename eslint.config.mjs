@@ -12,6 +12,13 @@ const FRAMEWORKS = ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'pg', '@nat
 const API_URL_MESSAGE = "A URL of the API: use its declared route (API.area.name, or its .path) from '@app/contracts/gateway'.";
 const noApiUrls = ['error', ...['Literal[value=/\\/api\\/v1/]', 'TemplateElement[value.raw=/\\/api\\/v1/]'].map((selector) => ({ selector, message: API_URL_MESSAGE }))];
 
+// The platform's fakes (`@app/platform/testing`) are for tests: the boundary rule cannot tell, since
+// they are in a library every service may use (libs/testing, which depends on the platform, cannot hold them).
+const noPlatformFakes = [
+  'error',
+  { paths: [{ name: '@app/platform/testing', message: 'A fake for unit tests: import it from a spec only.' }] },
+];
+
 const boundaries = (serviceMayUse) => [
   'error',
   {
@@ -44,13 +51,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-unsafe-function-type': 'off',
       'no-restricted-syntax': noApiUrls,
+      'no-restricted-imports': noPlatformFakes,
     },
   },
   {
     // Where the URLs are declared; and the tests, which check the wire against the spec's literal
     // paths (a test that built its URL from the declaration could not see the declaration drift).
+    // Tests may also use the platform's fakes.
     files: ['libs/contracts/**', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'web/src/test/**'],
-    rules: { 'no-restricted-syntax': 'off' },
+    rules: { 'no-restricted-syntax': 'off', 'no-restricted-imports': 'off' },
   },
   {
     // A service's unit and integration tests (never built) may use libs/testing: the fakes of the

@@ -20,6 +20,7 @@ const moduleNameMapper = {
   '^@app/contracts/(.*)$': '<rootDir>/libs/contracts/src/$1/index.ts',
   '^@app/platform$': '<rootDir>/libs/platform/src/index.ts',
   '^@app/platform/telemetry$': '<rootDir>/libs/platform/src/telemetry/telemetry.ts',
+  '^@app/platform/testing$': '<rootDir>/libs/platform/src/testing/index.ts',
   '^@app/testing$': '<rootDir>/libs/testing/src/index.ts',
   '^@app/embedded$': '<rootDir>/deploy/embedded/src/index.ts',
   '^@app/service-(.*)$': '<rootDir>/services/$1/src/index.ts',

@@ -149,6 +149,9 @@ function longReply() {
   return [...parts, END_MARK].join('\n');
 }
 
+/** Where the web client reads the conversation's messages (GET, a page of its active branch at a time). */
+const messagesPath = (chatId) => `/api/v1/chats/${chatId}/messages`;
+
 /** Every long task of the page from its start, with when it began (ms since navigation). */
 const recordLongTasks = () => {
   globalThis.__longTasks = [];
@@ -188,7 +191,8 @@ async function open(page, chatId) {
   const ms = await visibleAt.jsonValue();
   // When the conversation's messages had arrived (the rest is the client's own work).
   const answered = await page.evaluate(
-    () => performance.getEntriesByType('resource').find((entry) => entry.name.includes('/messages/all_user_messages'))?.responseEnd ?? 0,
+    (path) => performance.getEntriesByType('resource').find((entry) => new URL(entry.name).pathname === path)?.responseEnd ?? 0,
+    messagesPath(chatId),
   );
   return { ms, answered, longest: worstOf(await longTasksBetween(page, answered, ms)) };
 }
@@ -241,7 +245,7 @@ async function scroll(page) {
 /** A long reply streamed at the end of the conversation, until it is stored and the history was read again. */
 async function stream(page, chatId) {
   const reread = page.waitForResponse(
-    (response) => response.url().includes('/messages/all_user_messages') && response.url().includes(chatId),
+    (response) => response.request().method() === 'GET' && new URL(response.url()).pathname === messagesPath(chatId),
     { timeout: 180_000 },
   );
   const start = await page.evaluate(() => performance.now());

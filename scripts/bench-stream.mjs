@@ -96,13 +96,14 @@ async function holdIdle(base, token, load, databaseUrl) {
   let opened = 0;
   let failed = 0;
   let ended = 0;
+  let reasons = {};
   let done = () => {};
   const allOpened = new Promise((resolve) => (done = resolve));
   const startedAt = performance.now();
   let openSeconds = 0;
   lines.on('line', (line) => {
     const message = JSON.parse(line);
-    ({ opened, failed, ended } = message);
+    ({ opened, failed, ended, reasons } = message);
     if (message.done) {
       openSeconds = (performance.now() - startedAt) / 1000;
       done();
@@ -121,6 +122,7 @@ async function holdIdle(base, token, load, databaseUrl) {
   return {
     held: opened - ended,
     failed: failed + ended,
+    reasons,
     openSeconds,
     rssMiB: mib(held.rss),
     rssAddedMiB: mib(held.rss - before.rss),
@@ -169,24 +171,33 @@ import { request } from 'node:http';
 const { BASE, TOKEN, COUNT } = process.env;
 const url = new URL(BASE);
 let opened = 0, failed = 0, ended = 0, next = 0;
+const reasons = {};
+const because = (why) => (reasons[why] = (reasons[why] ?? 0) + 1);
 const call = (method, path, body) => new Promise((resolve, reject) => {
   const req = request({ host: url.hostname, port: url.port, method, path, agent: false,
     headers: { authorization: 'Bearer ' + TOKEN, 'content-type': 'application/json' } }, resolve);
   req.on('error', reject);
   req.end(body);
 });
-const report = (done) => console.log(JSON.stringify({ opened, failed, ended, ...(done ? { done: true } : {}) }));
+const report = (done) => console.log(JSON.stringify({ opened, failed, ended, reasons, ...(done ? { done: true } : {}) }));
 async function one(i) {
   try {
     const created = await call('POST', '/api/v1/chats/', '{}');
     let text = '';
     for await (const c of created) text += c;
     const res = await call('POST', '/api/v1/chats/' + JSON.parse(text).chat_id + '/messages', JSON.stringify({ content: 'idle-' + i }));
-    if (res.statusCode !== 200) { failed++; res.resume(); return; }
-    res.once('close', () => ended++);
+    if (res.statusCode !== 200) { failed++; because('HTTP ' + res.statusCode); res.resume(); return; }
+    // What an ended stream said last (its error event's detail): why it ended.
+    let tail = '';
+    res.on('data', (chunk) => { tail = (tail + chunk).slice(-600); });
+    res.once('close', () => {
+      ended++;
+      const error = /event: error\\ndata: (.*)\\n/.exec(tail);
+      because(error ? JSON.parse(error[1]).detail : 'closed without an error event');
+    });
     await new Promise((resolve) => res.once('data', resolve));
     opened++;
-  } catch { failed++; }
+  } catch (error) { failed++; because(String(error)); }
 }
 async function worker() { while (next < Number(COUNT)) { await one(next++); if (next % 500 === 0) report(false); } }
 await Promise.all(Array.from({ length: 50 }, worker));
@@ -350,6 +361,12 @@ if (idleRows.length) {
     console.log(
       `${pad(r.transport, 12)}${pad(r.held, 7)}${pad(r.failed, 8)}${pad(r.openSeconds.toFixed(0), 13)}${pad(r.rssMiB.toFixed(0), 10)}${pad(r.rssAddedMiB.toFixed(0), 15)}${pad(r.heapAddedMiB.toFixed(0), 16)}${r.perStreamKiB.toFixed(0)}`,
     );
+  for (const r of idleRows.filter((row) => row.failed))
+    console.log(
+      `${r.transport}: why the failed ones failed: ${Object.entries(r.reasons)
+        .map(([why, n]) => `${n}× ${why}`)
+        .join('; ')}`,
+    );
   console.log(
     `\nEvery client hung up, then every reply ended at once; each reply read back from the database (goal: 0 lost, none "could not be saved")`,
   );
@@ -363,7 +380,13 @@ if (idleRows.length) {
   for (const r of idleRows) {
     record.row(
       `idle reply streams one gateway holds (${r.transport})`,
-      `${r.held} held, ${r.failed} failed; RSS ${r.rssMiB.toFixed(0)} MiB (load average ${load})`,
+      `${r.held} held, ${r.failed} failed${
+        r.failed
+          ? ` (${Object.entries(r.reasons)
+              .map(([why, n]) => `${n}× ${why}`)
+              .join('; ')})`
+          : ''
+      }; RSS ${r.rssMiB.toFixed(0)} MiB (load average ${load})`,
       `${idleStreams.toLocaleString('en')} under 1 GiB`,
       r.held === idleStreams && r.rssMiB < 1024,
     );

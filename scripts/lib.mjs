@@ -145,3 +145,17 @@ export function browserBenchTesting(name) {
   }
   return testing;
 }
+
+/**
+ * Waits for `promise` (a clean-up step of a bench) at most `ms`, then goes on with a warning: a
+ * server that keeps a connection open must not hold a bench's summary back for ever.
+ */
+export async function atMost(what, promise, ms = 30_000) {
+  let timer;
+  const gaveUp = new Promise((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  const outcome = await Promise.race([promise.then(() => 'done'), gaveUp]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') console.warn(`${what} did not finish within ${ms / 1000} s; going on`);
+}

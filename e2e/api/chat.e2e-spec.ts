@@ -237,6 +237,52 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     await titled(api, chatId);
   });
 
+  it('a page read while a reply is being written says so, with its text so far, until it is stored', async () => {
+    openai.script('responses', [{ text: 'Starting' }, { stall: true }]);
+    const api = await guest();
+    const chatId = await newChat(api);
+    // The writer's stream is gone (a tab closed, a page left): the reply goes on without it.
+    await postStreamAndHangUp(`${stack.url}/api/v1/chats/${chatId}/messages`, api.token!, { content: 'Go on' }, (e) => e.event === 'text');
+    type Page = {
+      messages: { message_id: string; sender: string; content: string }[];
+      leaf_id: string | null;
+      replying: { message_id: string; previous_message_id: string; content: string } | null;
+    };
+    const read = async () => (await api.get(`/api/v1/chats/${chatId}/messages`).expect(200)).body as Page;
+    const during = await read();
+    expect(during.messages.map((m) => m.sender)).toEqual(['user']);
+    expect(during.leaf_id).toBe(during.messages[0].message_id);
+    expect(during.replying).not.toBeNull();
+    expect(during.replying!.previous_message_id).toBe(during.leaf_id);
+    expect('Starting'.startsWith(during.replying!.content)).toBe(true);
+    // An older page, or the page of the branch through another message, never says it.
+    expect((await api.get(`/api/v1/chats/${chatId}/messages?before=${during.leaf_id}`).expect(200)).body.replying).toBeNull();
+    // Once stored (cut short by the stalled model), the page has the reply under the same id.
+    const after = await eventually(async () => {
+      const page = await read();
+      return page.replying === null ? page : undefined;
+    }, 30_000);
+    expect(after.messages.map((m) => m.message_id)).toEqual([during.leaf_id, during.replying!.message_id]);
+    expect(after.messages[1].content).toBe('Starting');
+
+    // Another version asked for by a stream that is then gone (a regenerate in another tab): the
+    // branch still ends at the stored reply, and the page says the new one is on its way to the question.
+    openai.script('responses', [{ text: 'Again' }, { stall: true }]);
+    const first = after.messages[1].message_id;
+    await postStreamAndHangUp(`${stack.url}/api/v1/messages/${first}/regenerate`, api.token!, {}, (e) => e.event === 'text');
+    const regenerating = await read();
+    expect(regenerating.leaf_id).toBe(first);
+    expect(regenerating.messages.map((m) => m.message_id)).toEqual([during.leaf_id, first]);
+    expect(regenerating.replying).toMatchObject({ previous_message_id: during.leaf_id });
+    expect(regenerating.replying!.message_id).not.toBe(first);
+    const regenerated = await eventually(async () => {
+      const page = await read();
+      return page.replying === null ? page : undefined;
+    }, 30_000);
+    expect(regenerated.messages.map((m) => m.message_id)).toEqual([during.leaf_id, regenerating.replying!.message_id]);
+    expect(regenerated.messages[1].content).toBe('Again');
+  });
+
   it('stops a reply on request, keeping what came', async () => {
     openai.script('responses', { steps: [{ text: 'a b c d e f g h i j k l m n o p' }], intervalMs: 100 });
     const api = await guest();
@@ -288,6 +334,32 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     const conversation = (await api.get(`/api/v1/chats/${chatId}`)).body;
     expect(conversation.last_active_message_id).toBe(replyB2.message_id);
     expect(conversation.messages).toHaveLength(7);
+    // Paged: the newest of the active branch first, each message of several versions with where each leads.
+    const pageOf = (query: string) => api.get(`/api/v1/chats/${chatId}/messages${query}`).expect(200);
+    const newest = (await pageOf('?limit=2')).body;
+    expect(newest.messages.map((m: { content: string }) => m.content)).toEqual(['B', replyB2.content]);
+    expect(newest).toMatchObject({ has_more: true, leaf_id: replyB2.message_id });
+    expect(newest.versions).toEqual([
+      {
+        message_id: replyB2.message_id,
+        versions: [
+          { message_id: replyB.message_id, leaf_id: replyB.message_id },
+          { message_id: replyB2.message_id, leaf_id: replyB2.message_id },
+        ],
+      },
+    ]);
+    const older = (await pageOf(`?limit=2&before=${userB.message_id}`)).body;
+    expect(older.messages.map((m: { message_id: string }) => m.message_id)).toEqual([userA.message_id, replyA.message_id]);
+    expect(older).toMatchObject({ has_more: false, leaf_id: null });
+    expect(older.versions[0].versions).toEqual([
+      { message_id: userA.message_id, leaf_id: replyB2.message_id },
+      { message_id: edited.events[0].data.message_id, leaf_id: replyEdited.message_id },
+    ]);
+    // The whole branch without parameters' limit (50), and the branch through a message of another one.
+    expect((await pageOf('')).body.messages).toHaveLength(4);
+    const other = (await pageOf(`?through=${edited.events[0].data.message_id}`)).body;
+    expect(other.messages.map((m: { content: string }) => m.content)).toEqual(['A, edited', replyEdited.content]);
+    expect(other.leaf_id).toBe(replyEdited.message_id);
     // The model saw the active history of the branch: A, reply A, B.
     const lastRequest = openai
       .requests('responses')
@@ -352,6 +424,30 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     await api.http.get('/api/v1/shared/nope').expect(404);
   });
 
+  it('reads a conversation larger than one bus message (over NATS, 1 MB) whole: the conversation, its share, all its messages', async () => {
+    const api = await guest();
+    const chatId = await newChat(api);
+    const [{ user_id: userId }] = (await db.query('SELECT user_id FROM chat.conversation WHERE id = $1', [chatId])).rows;
+    // 40 exchanges of 16,000 characters each way: about 1.3 MB of words, written as a chain.
+    const ids = Array.from({ length: 80 }, () => randomUUID());
+    await db.query(
+      `INSERT INTO chat.message (id, chat_id, user_id, sender, content, previous_message_id, created_at)
+       SELECT id, $1, $2, CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END, repeat(chr(65 + (n % 26)::int), 16000),
+              CASE WHEN n = 1 THEN NULL ELSE ($3::uuid[])[n - 1] END, now() + n * interval '1 millisecond'
+       FROM unnest($3::uuid[]) WITH ORDINALITY AS m(id, n)`,
+      [chatId, userId, ids],
+    );
+    await db.query('UPDATE chat.conversation SET last_active_message_id = $2 WHERE id = $1', [chatId, ids.at(-1)]);
+    const whole = (await api.get(`/api/v1/chats/${chatId}`).expect(200)).body as { messages: { message_id: string; content: string }[] };
+    expect(whole.messages.map((m) => m.message_id)).toEqual(ids);
+    expect(whole.messages.every((m) => m.content.length === 16_000)).toBe(true);
+    const share = (await api.post(`/api/v1/chats/${chatId}/share`).expect(201)).body;
+    const shared = (await api.http.get(`/api/v1/shared/${share.share_id}`).expect(200)).body as { messages: { message_id: string }[] };
+    expect(shared.messages.map((m) => m.message_id)).toEqual(ids);
+    const all = (await api.get(`/api/v1/messages/all_user_messages?chat_ids=${chatId}`).expect(200)).body as unknown[];
+    expect(all).toHaveLength(80);
+  });
+
   it('lets a share show its attachments, and only through the share', async () => {
     const api = await guest();
     const chatId = await newChat(api);
@@ -392,6 +488,15 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     await other.post(`/api/v1/chats/${chatId}/share`).expect(404);
     await other.post(`/api/v1/messages/${reply.message_id}/stop`).expect(404);
     await other.get(`/api/v1/messages/all_user_messages?chat_ids=${chatId}`).expect(200, []);
+    await other.get(`/api/v1/chats/${chatId}/messages`).expect(404, { detail: 'Conversation not found' });
+    await other.get(`/api/v1/chats/${chatId}/messages?before=${reply.message_id}`).expect(404, { detail: 'Conversation not found' });
+    // Someone else's message as the cursor of one's own conversation is no message of it.
+    const otherChat = await newChat(other);
+    await other.get(`/api/v1/chats/${otherChat}/messages?before=${reply.message_id}`).expect(404, { detail: 'Message not found' });
+    await other.get(`/api/v1/chats/${otherChat}/messages?through=${reply.message_id}`).expect(404, { detail: 'Message not found' });
+    await other
+      .get(`/api/v1/chats/${otherChat}/messages`)
+      .expect(200, { messages: [], versions: [], has_more: false, leaf_id: null, replying: null });
     expect((await send(other, chatId, { content: 'hi', previous_message_id: reply.message_id })).status).toBe(404);
   });
 
@@ -404,6 +509,14 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     expect((await send(api, '00000000-0000-4000-8000-000000000000', { content: 'x' })).status).toBe(404);
     await api.http.get('/api/v1/chats/').expect(401, { detail: 'Not authenticated' });
     await api.get('/api/v1/messages/all_user_messages?chat_ids=a,b').expect(422);
+    const page = (query: string) => api.get(`/api/v1/chats/${chatId}/messages${query}`);
+    expect((await page('?before=not-an-id').expect(422)).body).toEqual({ detail: 'before: must be an id (UUID)' });
+    expect((await page('?limit=0').expect(422)).body.detail).toMatch(/^limit: /);
+    expect((await page('?limit=201').expect(422)).body.detail).toMatch(/^limit: /);
+    expect((await page('?limit=many').expect(422)).body.detail).toMatch(/^limit: /);
+    await page(`?before=${randomUUID()}`).expect(404, { detail: 'Message not found' });
+    await page(`?before=${randomUUID()}&through=${randomUUID()}`).expect(400, { detail: 'Give `before` or `through`, not both.' });
+    await api.http.get(`/api/v1/chats/${chatId}/messages`).expect(401, { detail: 'Not authenticated' });
   });
 
   it('answers 429 past the daily limit, before any model call', async () => {

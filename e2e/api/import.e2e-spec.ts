@@ -220,6 +220,82 @@ describe.each(TRANSPORTS)('imports over the %s transport', (transport) => {
     expect(await conversations(api)).toHaveLength(0);
   });
 
+  it('cancels an import under way: nothing is written after the answer, what was imported stays, and another may start', async () => {
+    const [owner, other] = [await guest(), await guest()];
+    // Enough conversations (each with an image to store) that the import is still running when cancelled.
+    const many = Array.from({ length: 150 }, (_, i) => chatGptConversations(`-cancel-${i}`)).flat();
+    const uploaded = await uploadZip(owner, chatGptExportZip(many)).expect(201);
+    const started = await owner.post('/api/v1/imports/', { object_store_object_id: uploaded.body.object_store_object_id }).expect(202);
+    const id = started.body.import_id as string;
+    await eventually(async () => {
+      const now = (await owner.get(`/api/v1/imports/${id}`).expect(200)).body as Import;
+      return now.status === 'running' && now.conversations_imported > 0 ? now : undefined;
+    }, 60_000);
+    expect((await other.post(`/api/v1/imports/${id}/cancel`, {}).expect(404)).body).toEqual({ detail: 'Import not found' });
+
+    const cancelled = (await owner.post(`/api/v1/imports/${id}/cancel`, {}).expect(200)).body as Import;
+    expect(cancelled).toMatchObject({ import_id: id, status: 'cancelled' });
+    expect(cancelled.conversations_imported).toBeLessThan(300);
+    // Again (a double click): the same answer, not an error.
+    expect((await owner.post(`/api/v1/imports/${id}/cancel`, {}).expect(200)).body).toMatchObject({ status: 'cancelled' });
+    // Another import may start at once, and runs to its end beside the cancelled one's worker.
+    const next = await importZip(owner, claudeExportZip(claudeConversations('-after-cancel')));
+    expect(next).toMatchObject({ status: 'done', conversations_imported: 2 });
+    // What the cancelled import wrote before its answer stays, and nothing after it: its counters
+    // (written in the same transaction as each conversation) are what the list holds.
+    const titles = (await conversations(owner)).map((c) => c.conversation_title);
+    expect(titles.filter((t) => t === 'Trip to Lisbon' || t === 'Quick question')).toHaveLength(cancelled.conversations_imported);
+    // No attachment is left that no conversation refers to (those stored for a conversation the cancel refused are deleted).
+    const ownerId = (await owner.get('/api/v1/auth/me').expect(200)).body.user_id as string;
+    await eventually(async () => {
+      const unreferenced = await booted.db.query(
+        `SELECT f.id FROM files.file_object f WHERE f.user_id = $1 AND f.source = 'upload' AND NOT EXISTS (
+           SELECT 1 FROM chat.message m
+             CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(m.metadata->'files') = 'array' THEN m.metadata->'files' ELSE '[]'::jsonb END) AS r
+           WHERE m.user_id = $1 AND r->>'object_store_object_id' = f.id::text)`,
+        [ownerId],
+      );
+      return unreferenced.rows.length === 0 ? true : undefined;
+    });
+    expect((await owner.get(`/api/v1/imports/${id}`).expect(200)).body).toMatchObject({
+      status: 'cancelled',
+      conversations_imported: cancelled.conversations_imported,
+    });
+    // Its zip is deleted; a finished import cannot be cancelled; bad and made-up ids.
+    await owner.get(`/api/v1/files/presigned/${uploaded.body.object_store_object_id}`).expect(404);
+    const over = await owner.post(`/api/v1/imports/${next.import_id}/cancel`, {}).expect(409);
+    expect(over.body.detail).toMatch(/over already/);
+    await owner.post(`/api/v1/imports/${randomUUID()}/cancel`, {}).expect(404);
+    await owner.post('/api/v1/imports/not-an-id/cancel', {}).expect(422);
+  });
+
+  it('counts once what a died run counted already when its job is resumed (skipped conversations, imported before)', async () => {
+    const api = await guest();
+    const [branched, plain] = chatGptConversations('-recount');
+    const broken = { id: 'cg-broken-recount', title: 'Broken again', mapping: 'not a tree' };
+    const userId = (await api.get('/api/v1/auth/me').expect(200)).body.user_id as string;
+    // A job that died after reading the broken conversation (counted as skipped, saved) and writing the next one.
+    await importZip(api, chatGptExportZip([branched]));
+    const uploaded = await uploadZip(api, chatGptExportZip([broken, branched, plain])).expect(201);
+    const died = randomUUID();
+    const skipped = [{ kind: 'conversation', conversation: 'Broken again', reason: 'saved by the run that died', count: 1 }];
+    await booted.db.query(
+      `INSERT INTO chat.import_job (id, user_id, object_id, filename, requested_source, source, status, attempts, lease_until,
+         conversations_total, conversations_done, conversations_existing, skipped, skipped_total)
+       VALUES ($1, $2, $3, 'export.zip', 'auto', 'chatgpt', 'running', 1, now() - interval '1 minute', 3, 2, 1, $4::jsonb, 1)`,
+      [died, userId, uploaded.body.object_store_object_id, JSON.stringify(skipped)],
+    );
+    const resumed = await finished(api, died);
+    expect(resumed).toMatchObject({
+      status: 'done',
+      conversations_total: 3,
+      conversations_imported: 1,
+      conversations_existing: 1,
+      skipped_total: 1,
+      skipped,
+    });
+  });
+
   it('skips a conversation that does not fit its schema, with the reason, and imports the others', async () => {
     const api = await guest();
     const [branched, plain] = chatGptConversations('-schema');
@@ -260,7 +336,9 @@ describe.each(TRANSPORTS)('imports over the %s transport', (transport) => {
     await owner.post('/api/v1/imports/', { object_store_object_id: uploaded.body.object_store_object_id, source: 'gemini' }).expect(422);
     const done = await finished(owner, started.body.import_id);
     expect(done.status).toBe('done');
-    // The zip is deleted once its import is over.
-    await owner.get(`/api/v1/files/presigned/${uploaded.body.object_store_object_id}`).expect(404);
+    // The zip is deleted once its import is over (just after its status says so).
+    await eventually(async () =>
+      (await owner.get(`/api/v1/files/presigned/${uploaded.body.object_store_object_id}`)).status === 404 ? true : undefined,
+    );
   });
 });

@@ -299,6 +299,20 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
         };
       },
     },
+    'GET /api/v1/chats/:chat_id/messages': {
+      kind: 'owned',
+      prepare: async () => {
+        const made = await exchange();
+        return {
+          // A page before the owner's reply: the conversation and the cursor are both the owner's.
+          path: `/api/v1/chats/${made.chatId}/messages?before=${made.replyId}&limit=5`,
+          secrets: [made.title, made.words, made.replyText, made.userMessageId],
+          untouched: chatUntouched(made.chatId, made.title, 2),
+          ownerSucceeded: (answer) =>
+            expect((answer.json as { messages: { content: string }[] }).messages.map((m) => m.content)).toEqual([made.content]),
+        };
+      },
+    },
     'POST /api/v1/chats/:chat_id/messages': {
       kind: 'owned',
       prepare: async () => {
@@ -555,6 +569,30 @@ describe.each(TRANSPORTS)('ownership matrix over the %s transport', (transport) 
           untouched: async () => undefined,
           ownerSucceeded: (answer) =>
             expect(answer.json).toMatchObject({ filename: made.filename, status: 'done', conversations_imported: 1 }),
+        };
+      },
+    },
+    'POST /api/v1/imports/:import_id/cancel': {
+      kind: 'owned',
+      prepare: async () => {
+        // An import of the owner's under way: running, its worker's lease far from lapsing (no worker
+        // of the stack takes it over, so it stays under way whatever the timing).
+        const made = await importUpload();
+        const importId = randomUUID();
+        await booted.db.query(
+          `INSERT INTO chat.import_job (id, user_id, object_id, filename, requested_source, status, attempts, lease_until)
+           VALUES ($1, $2, $3, $4, 'auto', 'running', 1, now() + interval '1 hour')`,
+          [importId, ids.owner, made.objectId, made.filename],
+        );
+        const status = async () => ((await ok('GET', `/api/v1/imports/${importId}`)).json as { status: string }).status;
+        return {
+          path: `/api/v1/imports/${importId}/cancel`,
+          secrets: [made.filename],
+          untouched: async () => expect(await status()).toBe('running'),
+          ownerSucceeded: async (answer) => {
+            expect(answer.json).toMatchObject({ import_id: importId, status: 'cancelled', filename: made.filename });
+            expect(await status()).toBe('cancelled');
+          },
         };
       },
     },

@@ -22,14 +22,36 @@ const cachedEntries = (page: Page): Promise<CachedEntry[]> =>
   });
 
 /**
+ * `promise`, or an error naming `what` when it has not settled within `ms`: a hang says where it is.
+ * With STEP_LOG=1 each step's time is printed (`quiet` steps excepted).
+ */
+async function within<T>(what: string, promise: Promise<T>, ms = 30_000, quiet = false): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const started = Date.now();
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (process.env.STEP_LOG && !quiet) process.stderr.write(`[step] ${what}: ${Date.now() - started} ms\n`);
+  }
+}
+
+/**
  * Waits until `predicate` holds in the page, polled from here (not by the page's own timers, which a
  * test may have replaced with Playwright's clock). A navigation in between only means "not yet".
  */
 async function until(page: Page, predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (await page.evaluate(predicate).catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    // An evaluate waits for a navigation that starts during it (a reload into the new build): one that
+    // never settles would hold it for ever, so each is bounded and the next poll asks again.
+    if (await within(`the page to answer while waiting for ${what}`, page.evaluate(predicate), 5_000, true).catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (the page is at ${page.url()})`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -143,7 +165,18 @@ describe('the installable portal in a browser', () => {
     await page.goto(`/share/${share.share_id}`);
     await page.getByText('Remember that my locker code is 4711').first().waitFor();
     await page.goto(`/chat/${chatId}`);
-    await page.locator('.message--assistant').first().waitFor();
+    await page
+      .locator('.message--assistant')
+      .first()
+      .waitFor()
+      .catch(async (error: Error) => {
+        const answer = await page.evaluate(async (id) => {
+          const token = localStorage.getItem('access_token')!;
+          const response = await fetch(`/api/v1/chats/${id}/messages`, { headers: { authorization: `Bearer ${token}` } });
+          return `${response.status} ${await response.text()}`;
+        }, chatId);
+        throw new Error(`${error.message}\nthe page reads: ${answer}\nit shows: ${await page.locator('main').innerText()}`);
+      });
 
     // The worker's install has precached the shell by the time it controls the page.
     const entries = await cachedEntries(page);
@@ -171,26 +204,50 @@ describe('the installable portal in a browser', () => {
     expect(await page.title()).toBe('Assistant');
     // The app itself started (its script ran from the cache) and replaced the static frame.
     await until(page, () => document.querySelector('#root > .sk[data-app-skeleton]') === null, 'the app to start offline');
+    // It says so, and keeps the session: back online, the same conversation opens, nobody was signed out.
+    await page.getByRole('status').filter({ hasText: 'You are offline' }).waitFor();
     await screenshot(page, 'installable-offline');
+    const token = await page.evaluate(() => localStorage.getItem('access_token'));
     await context.setOffline(false);
+    await page.getByText('locker code').first().waitFor();
+    expect(page.url()).toMatch(/\/chat\//);
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBe(token);
+    expect(await page.getByRole('status').filter({ hasText: 'You are offline' }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
 
   it('picks up a new build: the version check sees the new commit, the worker updates, the reload shows the new build', async () => {
     const { context, page } = await guestPage();
-    await page.clock.install();
-    await page.goto('/chat');
-    await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
-    await controlled(page);
-    expect(await page.evaluate(() => localStorage.getItem('versionHash'))).toBe('build-one');
+    // What the page said and where it went, printed if it does not reach the new build.
+    const story: string[] = [];
+    const started = Date.now();
+    const note = (line: string) => story.push(`${((Date.now() - started) / 1000).toFixed(1)}s ${line}`);
+    page.on('console', (message) => note(`console.${message.type()}: ${message.text()}`));
+    page.on('framenavigated', (frame) => frame === page.mainFrame() && note(`navigated: ${frame.url()}`));
+    page.on('requestfailed', (request) => note(`failed: ${request.url()} ${request.failure()?.errorText}`));
+    page.on(
+      'response',
+      (response) =>
+        response.request().isNavigationRequest() &&
+        note(`navigation answered ${response.status()} (worker: ${response.fromServiceWorker()})`),
+    );
+    await within('goto', page.goto('/chat'));
+    await within('heading', page.getByRole('heading', { name: 'How can I help?' }).waitFor());
+    await within('controlled', controlled(page));
+    expect(
+      await within(
+        'versionHash',
+        page.evaluate(() => localStorage.getItem('versionHash')),
+      ),
+    ).toBe('build-one');
 
     // The server goes away: a reload is served by the worker (a real outage, not an emulated one).
-    await product!.stop();
+    await within('product.stop', product!.stop());
     product = undefined;
-    await page.reload();
-    expect(await page.title()).toBe('Assistant');
-    expect(await page.locator('meta[name="assistant-build"]').count()).toBe(0);
+    await within('reload', page.reload());
+    expect(await within('title', page.title())).toBe('Assistant');
+    expect(await within('meta', page.locator('meta[name="assistant-build"]').count())).toBe(0);
 
     // A new build is deployed on the same origin: its index.html differs, so does its worker's list.
     const indexPath = join(dist, 'index.html');
@@ -206,23 +263,43 @@ describe('the installable portal in a browser', () => {
     writeFileSync(workerPath, worker.replace(`"revision":"${md5(oldIndex)}"`, `"revision":"${md5(newIndex)}"`));
     rmSync(`${workerPath}.br`, { force: true });
     rmSync(`${workerPath}.gz`, { force: true });
-    await start('build-two');
+    await within('start', start('build-two'), 150_000);
 
     // The next check (every 60 s: the page's clock is moved on) sees the new commit.
-    await page.clock.fastForward(61_000);
-    await until(page, () => document.querySelector('meta[name="assistant-build"]')?.getAttribute('content') === 'two', 'the new build');
-    expect(await page.evaluate(() => localStorage.getItem('versionHash'))).toBe('build-two');
-    await controlled(page);
-    // The worker that controls the page now is the new build's: its shell is the new index.html.
-    const stored = await page.evaluate(async () => {
-      const keys = await caches.keys();
-      for (const name of keys) {
-        const cache = await caches.open(name);
-        for (const request of await cache.keys()) if (request.url.includes('/index.html')) return (await cache.match(request))!.text();
-      }
-      return '';
+    note('the new build is up');
+    await within('fastForward', page.clock.fastForward(61_000));
+    await within(
+      'new build',
+      until(page, () => document.querySelector('meta[name="assistant-build"]')?.getAttribute('content') === 'two', 'the new build'),
+      90_000,
+    ).catch(async (error: Error) => {
+      const state = await within(
+        'state',
+        page.evaluate(() => ({ stored: localStorage.getItem('versionHash'), worker: navigator.serviceWorker.controller?.state ?? null })),
+        5_000,
+      ).catch(String);
+      throw new Error(`${error.message}\n${JSON.stringify(state)}\n${story.join('\n')}`);
     });
+    expect(
+      await within(
+        'versionHash two',
+        page.evaluate(() => localStorage.getItem('versionHash')),
+      ),
+    ).toBe('build-two');
+    await within('controlled two', controlled(page));
+    // The worker that controls the page now is the new build's: its shell is the new index.html.
+    const stored = await within(
+      'stored shell',
+      page.evaluate(async () => {
+        const keys = await caches.keys();
+        for (const name of keys) {
+          const cache = await caches.open(name);
+          for (const request of await cache.keys()) if (request.url.includes('/index.html')) return (await cache.match(request))!.text();
+        }
+        return '';
+      }),
+    );
     expect(stored).toContain('name="assistant-build" content="two"');
-    await context.close();
+    await within('close', context.close());
   }, 240_000);
 });

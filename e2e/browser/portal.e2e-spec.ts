@@ -1,14 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
+import { eventually } from '../support/api-client';
 import {
   chatApiAvailable,
   launchBrowser,
   newContext,
   onboard as onboardToConfirmation,
   screenshot,
+  seedConversation,
   smsCodeFor,
   startProduct,
   VIEWPORTS,
   type Product,
+  type StoredMessage,
 } from './support/product';
 
 /**
@@ -418,6 +422,55 @@ describe('the web portal in a browser', () => {
       await reader.page.goto('/share/does-not-exist');
       await reader.page.waitForURL('**/share/404/does-not-exist');
       await reader.page.getByRole('heading', { name: 'Shared conversation not found' }).waitFor();
+      await reader.context.close();
+      await context.close();
+    }, 90_000);
+
+    it('opens a long shared conversation at its start, renders only the messages near the view, and reaches its end', async () => {
+      if (!needsChat()) return;
+      const { context, page } = await guestPage('/chat');
+      await page.getByRole('heading', { name: 'How can I help?' }).waitFor();
+      // 400 messages, the replies with a table and code, written straight into the tables.
+      const ids = Array.from({ length: 400 }, () => randomUUID());
+      const messages: StoredMessage[] = ids.map((id, i) => ({
+        id,
+        sender: i % 2 ? 'assistant' : 'user',
+        content:
+          i % 2 ? `Answer ${i}\n\n| n | square |\n|---|---|\n| ${i} | ${i * i} |\n\n\`\`\`ts\nconst n = ${i};\n\`\`\`` : `Question ${i}`,
+        previous: ids[i - 1] ?? null,
+        minutes: 400 - i,
+      }));
+      const chatId = await seedConversation(product, page, 'A long talk', messages, ids[399]);
+      const { share_id: shareId } = await page.evaluate(async (id) => {
+        const headers = { authorization: `Bearer ${localStorage.getItem('access_token')!}` };
+        return (await (await fetch(`/api/v1/chats/${id}/share`, { method: 'POST', headers })).json()) as { share_id: string };
+      }, chatId);
+
+      const reader = await guestPage(`/share/${shareId}`);
+      const { page: shared } = reader;
+      await shared.getByRole('heading', { name: 'A long talk' }).waitFor();
+      await shared.getByText(/^A read-only copy shared on /).waitFor();
+      // At its start (a reader begins there), a window of the messages, not 400.
+      await shared.getByText('Question 0', { exact: true }).waitFor();
+      const scroller = shared.locator('.chat__scroll');
+      expect(await scroller.evaluate((el) => el.scrollTop)).toBe(0);
+      const articles = shared.getByRole('article');
+      expect(await articles.count()).toBeLessThan(40);
+      expect(await articles.first().getAttribute('aria-label')).toBe('You said');
+      expect(await shared.getByRole('button', { name: 'Edit message' }).count()).toBe(0);
+      await screenshot(shared, 'share-long-start-wide');
+
+      // Scrolled to the bottom (again as the rows below are measured): the last reply and the link.
+      const link = shared.getByRole('link', { name: 'Start your own conversation' });
+      await eventually(async () => {
+        await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+        const box = await link.boundingBox();
+        return (box && box.y + box.height <= (await shared.evaluate(() => window.innerHeight)) && box.y >= 0) || undefined;
+      });
+      await shared.getByText('Answer 399', { exact: true }).waitFor();
+      expect(await shared.getByText('Question 0', { exact: true }).count()).toBe(0);
+      expect(await articles.count()).toBeLessThan(40);
+      await screenshot(shared, 'share-long-end-wide');
       await reader.context.close();
       await context.close();
     }, 90_000);

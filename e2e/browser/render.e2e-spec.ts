@@ -167,7 +167,11 @@ function lastUserText(body: Record<string, unknown>): string {
   return '';
 }
 
+/** A reply of 80 words: streamed slowly (12 s), it is still being written while a test looks elsewhere. */
+const SLOW_REPLY = Array.from({ length: 80 }, (_, i) => `word${i + 1}`).join(' ');
+
 function replyTo(question: string): string {
+  if (question.includes('slowly')) return SLOW_REPLY;
   if (question.includes('reference document')) return REFERENCE;
   if (question.includes('math')) return MATH;
   if (question.includes('sort')) return SPOKEN_REPLY;
@@ -179,7 +183,9 @@ describe('a reply rendered and read as people write it; the frame of the app (is
     apiKey: 'render-test-key',
     replies: {
       'chat.completions': (body) =>
-        body.stream ? { steps: [{ text: replyTo(lastUserText(body)), chunk: 'word', intervalMs: 1 }] } : LONG_TITLE,
+        body.stream
+          ? { steps: [{ text: replyTo(lastUserText(body)), chunk: 'word', intervalMs: lastUserText(body).includes('slowly') ? 150 : 1 }] }
+          : LONG_TITLE,
     },
     figuresFile: 'web-render.json',
     figuresLabel: 'Web render figures',
@@ -350,6 +356,39 @@ describe('a reply rendered and read as people write it; the frame of the app (is
     expect(spoken).toContain('Use the built-in sorted function; see the Python docs for details.');
     expect(spoken).toMatch(/code block in Python, 12 lines/i);
     expect(spoken).toContain('That is all.');
+    await context.close();
+  }, 120_000);
+
+  it('a reply still being written shows in another tab and in a page opened again, growing, then stored', async () => {
+    const { context, page } = await openChat();
+    await page.getByLabel('Message', { exact: true }).fill('Tell it slowly');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    await page.waitForURL('**/chat/*');
+    await page.locator('.message--draft').getByText('word1', { exact: false }).waitFor();
+    // Another tab: the reply is being written by a stream it does not hold.
+    const other = await context.newPage();
+    await other.goto(page.url());
+    const elsewhere = other.locator('article.message--draft');
+    await elsewhere.waitFor();
+    await other.getByRole('button', { name: 'Stop generating' }).waitFor();
+    // It grows as the chat service saves it (every second; read again every 1.5 s).
+    const words = async () => (await elsewhere.innerText()).split(/\s+/).filter((w) => w.startsWith('word')).length;
+    const first = await words();
+    await until('the reply to grow in the other tab', async () => (await words()) > first, 20_000, 200);
+    await screenshot(other, 'reply-written-elsewhere');
+    // The first tab leaves the page (its stream is cut) and comes back: still there, still growing.
+    const url = page.url();
+    await page.goto('/settings');
+    await page.goto(url);
+    await page.locator('article.message--draft').waitFor();
+    // Stored: both tabs show the whole reply, and nothing is being written any more.
+    for (const tab of [page, other]) {
+      const stored = tab.locator('article.message--assistant:not(.message--draft)');
+      await stored.waitFor({ timeout: 60_000 });
+      expect((await stored.innerText()).trim().endsWith('word80')).toBe(true);
+      expect(await tab.locator('.message--draft').count()).toBe(0);
+      await tab.getByRole('button', { name: 'Send message' }).waitFor();
+    }
     await context.close();
   }, 120_000);
 

@@ -1,7 +1,17 @@
 import type { Page } from 'playwright-core';
 import { axeViolations } from './support/axe';
 import { randomUUID } from 'node:crypto';
-import { expectFocus, newContext, openGuestChat, productSql, productSuite, screenshot, VIEWPORTS } from './support/product';
+import { eventually } from '../support/api-client';
+import {
+  expectFocus,
+  newContext,
+  openGuestChat,
+  productSuite,
+  screenshot,
+  seedConversation,
+  VIEWPORTS,
+  type StoredMessage,
+} from './support/product';
 
 type Viewport = { width: number; height: number };
 
@@ -92,60 +102,157 @@ describe('conversation search in a browser', () => {
     });
   }
 
-  it('opens a message far up a long conversation, which only the messages near the view render', async () => {
+  it('opens a long conversation at its end with its newest page, reads older pages as it scrolls up, and follows links deep into it or onto another branch', async () => {
     const { context, page, errors } = await guestPage();
-    const chatId = await page.evaluate(async () => {
-      const headers = { authorization: `Bearer ${localStorage.getItem('access_token')!}`, 'content-type': 'application/json' };
-      return (await (await fetch('/api/v1/chats/', { method: 'POST', headers, body: '{}' })).json()).chat_id as string;
-    });
-    // 160 messages written as the chat service stores them; the third is the one searched for.
-    const [{ user_id: userId }] = (await productSql(suite.product, 'SELECT user_id FROM chat.conversation WHERE id = $1', [chatId])) as {
-      user_id: string;
-    }[];
+    // 160 messages written as the chat service stores them; the third is the one searched for. Two
+    // other branches: message 10 asked otherwise (a platypus), and message 158 asked again, answered.
     const ids = Array.from({ length: 160 }, () => randomUUID());
-    const rows = ids.map((id, i) => {
-      const user = i % 2 === 0;
-      const content =
-        i === 2 ? 'Our wombat is called Biscuit.' : user ? `Question ${i}` : `Answer ${i}\n\n${'A line of the answer. '.repeat(20)}`;
-      return {
-        id,
-        sender: user ? 'user' : 'assistant',
-        author: user ? userId : null,
-        content,
-        previous: ids[i - 1] ?? null,
-        minutes: 160 - i,
-      };
+    const [platypus, again, againAnswer] = [randomUUID(), randomUUID(), randomUUID()];
+    const row = (id: string, i: number, content: string, previous: string | null, minutes: number): StoredMessage => ({
+      id,
+      sender: i % 2 === 0 ? 'user' : 'assistant',
+      content,
+      previous,
+      minutes,
     });
-    await productSql(
-      suite.product,
-      `INSERT INTO chat.message (id, chat_id, user_id, sender, author_user_id, content, previous_message_id, created_at)
-       SELECT r.id, $1, $2, r.sender, r.author, r.content, r.previous, now() - make_interval(mins => r.minutes)
-       FROM jsonb_to_recordset($3::jsonb) AS r(id uuid, sender text, author uuid, content text, previous uuid, minutes int)`,
-      [chatId, userId, JSON.stringify(rows)],
-    );
-    await productSql(
-      suite.product,
-      "UPDATE chat.conversation SET title = 'Pets', last_active_message_id = $2, last_message_at = now() WHERE id = $1",
-      [chatId, ids[159]],
-    );
-    // Opened, it shows its end; the start is not rendered.
+    const rows = [
+      ...ids.map((id, i) =>
+        row(
+          id,
+          i,
+          i === 2
+            ? 'Our wombat is called Biscuit.'
+            : i % 2 === 0
+              ? `Question ${i}`
+              : `Answer ${i}\n\n${'A line of the answer. '.repeat(20)}`,
+          ids[i - 1] ?? null,
+          (160 - i) * 10,
+        ),
+      ),
+      row(platypus, 10, 'Our platypus is called Noodle.', ids[9], 1495),
+      row(again, 158, 'Question 158, asked again', ids[157], 15),
+      row(againAnswer, 159, 'The answer to the question asked again.', again, 12),
+    ];
+    const chatId = await seedConversation(suite.product, page, 'Pets', rows, ids[159]);
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (request.method() === 'GET' && url.pathname === `/api/v1/chats/${chatId}/messages`) reads.push(url.search);
+    });
+    // Opened, it shows its end, read in one page; the start is neither read nor rendered.
     await page.goto(`/chat/${chatId}`);
     await page.getByText('Answer 159').waitFor();
     expect(await page.locator('.message').count()).toBeLessThan(40);
     expect(await page.locator(`#message-${ids[2]}`).count()).toBe(0);
-    const field = page.getByRole('combobox', { name: 'Search conversations' });
-    await field.click();
-    await field.pressSequentially('wombat', { delay: 30 });
-    await page.getByRole('listbox', { name: 'Search results' }).getByRole('option').first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.waitForURL(`**#message-${ids[2]}`);
-    const marked = page.locator(`#message-${ids[2]}`);
-    await marked.waitFor();
-    await expectFocus(page, (el) => el?.id, `message-${ids[2]}`);
-    const box = await marked.evaluate((el) => ({ top: el.getBoundingClientRect().top, bottom: el.getBoundingClientRect().bottom }));
-    expect(box.top < (await page.evaluate(() => window.innerHeight)) && box.bottom > 0).toBe(true);
-    expect(await marked.getAttribute('class')).toMatch(/highlight/);
+    expect(reads).toEqual(['?limit=50']);
+
+    /** Searches from the sidebar and opens the first result: the message is shown, focused and marked. */
+    async function openFound(words: string, messageId: string) {
+      const field = page.getByRole('combobox', { name: 'Search conversations' });
+      await field.click();
+      await field.fill('');
+      await field.pressSequentially(words, { delay: 30 });
+      // The results of these words (not those of the words before), the first opened.
+      await page.getByRole('listbox', { name: 'Search results' }).getByRole('option').first().filter({ hasText: words }).waitFor();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`**#message-${messageId}`);
+      const marked = page.locator(`#message-${messageId}`);
+      await marked.waitFor();
+      await expectFocus(page, (el) => el?.id, `message-${messageId}`);
+      const box = await marked.evaluate((el) => ({ top: el.getBoundingClientRect().top, bottom: el.getBoundingClientRect().bottom }));
+      expect(box.top < (await page.evaluate(() => window.innerHeight)) && box.bottom > 0).toBe(true);
+      expect(await marked.getAttribute('class')).toMatch(/highlight/);
+    }
+
+    // Deep in the active branch: the pages before the newest are read until it is there.
+    await openFound('wombat', ids[2]);
+    expect(reads.filter((query) => query.includes('before='))).toHaveLength(3);
     await screenshot(page, 'search-opened-long-conversation-wide');
+
+    // On another branch, whose messages were not read: its end is asked for, switched to, and read.
+    await openFound('platypus', platypus);
+    expect(reads).toContain(`?through=${platypus}&limit=1`);
+    expect(await page.getByText('Answer 159').count()).toBe(0);
+    const versions = page.locator(`#message-${platypus}`).getByRole('group', { name: 'Versions' });
+    await versions.filter({ hasText: '2 / 2' }).waitFor();
+
+    // Its switcher goes back to the other version, down to where that branch ends now (asked again).
+    await versions.getByRole('button', { name: 'Previous version' }).click();
+    await page.getByText('The answer to the question asked again.').waitFor();
+    await page.locator(`#message-${again}`).getByRole('group', { name: 'Versions' }).filter({ hasText: '2 / 2' }).waitFor();
+
+    // Opened again and scrolled up: each older page is put above without moving what is in view.
+    await page.goto(`/chat/${chatId}`);
+    await page.getByText('The answer to the question asked again.').waitFor();
+    const scroller = page.locator('.chat__scroll');
+    // The branch's 160 messages: the newest 50 read on opening, then 50, 50 and 10.
+    for (let older = 0; older < 3; older++) {
+      const before = reads.length;
+      await scroller.evaluate((el) => (el.scrollTop = 0));
+      await eventually(async () => reads.length > before || undefined);
+      // The page before the oldest message read, which was at the top of the view.
+      const top = `message-${new URLSearchParams(reads.at(-1)).get('before')}`;
+      await page.waitForFunction((first) => document.querySelector('.message')?.id !== first, top, { polling: 'raf' });
+      // The message that was at the top is still in view: the view did not jump to the page read.
+      const inView = await page.evaluate((id) => {
+        const box = document.getElementById(id)?.getBoundingClientRect();
+        const view = document.querySelector('.chat__scroll')!.getBoundingClientRect();
+        return !!box && box.bottom > view.top && box.top < view.bottom;
+      }, top);
+      expect(inView).toBe(true);
+    }
+    await scroller.evaluate((el) => (el.scrollTop = 0));
+    await page.getByText('Question 0', { exact: true }).waitFor();
+    expect(reads.filter((query) => query.includes('before='))).toHaveLength(6);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('regenerates the oldest reply read at once, before the page with its question is read, and shows the count of versions the server has', async () => {
+    const { context, page, errors } = await guestPage();
+    // q0 → r0 → q1 (its reply failed) → q2 → r2 → … → q25 → r25: the newest page (50) begins with
+    // the reply r0, whose question q0 is on the page before. r0 has an older version, never read.
+    const names = ['q0', 'r0', 'q1', ...Array.from({ length: 24 }, (_, k) => [`q${k + 2}`, `r${k + 2}`]).flat()];
+    const id = Object.fromEntries([...names, 'r0old'].map((name) => [name, randomUUID()]));
+    const row = (name: string, previous: string | null, minutes: number): StoredMessage => ({
+      id: id[name],
+      sender: name.startsWith('q') ? 'user' : 'assistant',
+      content: name.startsWith('q') ? `Question ${name.slice(1)}` : `Answer ${name.slice(1)}`,
+      previous: previous && id[previous],
+      minutes,
+    });
+    const rows = [
+      ...names.map((name, i) => row(name, names[i - 1] ?? null, (names.length - i) * 10)),
+      row('r0old', 'q0', names.length * 10 + 5),
+    ];
+    const chatId = await seedConversation(suite.product, page, 'Questions', rows, id.r25);
+    // The page before the newest is held until the end: the regenerate must not wait for it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const olderAsked: string[] = [];
+    await page.route(
+      (url) => url.pathname === `/api/v1/chats/${chatId}/messages` && url.searchParams.has('before'),
+      async (route) => {
+        olderAsked.push(route.request().url());
+        await held;
+        await route.continue().catch(() => undefined);
+      },
+    );
+    await page.goto(`/chat/${chatId}`);
+    await page.getByText('Answer 25', { exact: true }).waitFor();
+    await page.locator('.chat__scroll').evaluate((el) => (el.scrollTop = 0));
+    const oldest = page.locator(`#message-${id.r0}`);
+    await oldest.waitFor();
+    await eventually(async () => olderAsked.length > 0 || undefined);
+    await oldest.getByRole('button', { name: 'Regenerate reply' }).click();
+    // The new reply, stored; its switcher counts the version never read: the third.
+    const versions = page.locator('.message--assistant .branches').filter({ hasText: '3 / 3' });
+    await versions.waitFor({ timeout: 30_000 });
+    expect(await page.locator('.message--draft').count()).toBe(0);
+    expect(await page.getByText('Answer 25', { exact: true }).count()).toBe(0);
+    // Its question is there too, once the branch is read again from its new end.
+    await page.getByText('Question 0', { exact: true }).waitFor();
+    release();
     expect(errors).toEqual([]);
     await context.close();
   });

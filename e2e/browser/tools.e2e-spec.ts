@@ -47,16 +47,29 @@ describe('tools and reminders in a browser', () => {
       .getByText(/to water the plants/)
       .waitFor({ timeout: 20_000 });
     await productSql(suite.product, "UPDATE chat.reminder SET due_at = now() WHERE text = 'water the plants'");
-    await page.goto('/reminders'); // the page asks for reminders as it opens (and every 20 s)
+    // The page asks for reminders as it opens (and every 20 s after): it opens once the reminder has
+    // come, so that a busy machine's slow poller is not raced against the page's first read.
+    await until(
+      'the reminder fired',
+      async () =>
+        (await productSql(suite.product, "SELECT 1 FROM chat.reminder WHERE text = 'water the plants' AND notified_at IS NOT NULL"))
+          .length === 1,
+      60_000,
+      250,
+    );
+    await page.goto('/reminders');
     const note = page.getByRole('region', { name: 'Reminders' }).getByRole('status');
     await note.getByText('water the plants').waitFor({ timeout: 20_000 });
     await screenshot(page, 'tools-reminder-notification');
     await note.getByRole('button', { name: 'Dismiss' }).click();
     await until('the notification dismissed', async () => (await note.count()) === 0, 10_000);
-    const inbox = (await (await fetch(`${suite.product.url}/api/v1/dev/sms/messages?to=${encodeURIComponent(phone)}`)).json()) as {
-      messages: { body: string }[];
+    const texted = async () => {
+      const inbox = (await (await fetch(`${suite.product.url}/api/v1/dev/sms/messages?to=${encodeURIComponent(phone)}`)).json()) as {
+        messages: { body: string }[];
+      };
+      return inbox.messages.some((m) => m.body === 'Reminder: water the plants');
     };
-    expect(inbox.messages.map((m) => m.body)).toContain('Reminder: water the plants');
+    await until('the reminder texted', texted, 60_000, 250);
     await context.close();
   });
 });

@@ -32,6 +32,27 @@ describe.each([
     expect(decode(sent)).toEqual({ hello: 'world' });
   });
 
+  it('answers with a reply larger than one NATS message (1 MB by default), whole, in order, with its headers', async () => {
+    // 3.5 MB whose every byte says where it is: a part lost, repeated or out of order shows.
+    const large = new Uint8Array(3.5 * 1024 * 1024);
+    for (let i = 0; i < large.length; i++) large[i] = (i * 7 + (i >> 13)) & 0xff;
+    await bus.serve('svc.large.get', 'svc', (request) =>
+      request.respond(decode(request.data) === 'large' ? large : encode('small'), { 'x-status': 'ok' }),
+    );
+    const [first, second, small] = await Promise.all([
+      bus.request('svc.large.get', encode('large'), {}, 10_000),
+      bus.request('svc.large.get', encode('large'), {}, 10_000),
+      bus.request('svc.large.get', encode('small'), {}, 10_000),
+    ]);
+    for (const reply of [first, second]) {
+      expect(reply.data.length).toBe(large.length);
+      expect(Buffer.compare(Buffer.from(reply.data), Buffer.from(large))).toBe(0);
+      expect(reply.headers).toEqual({ 'x-status': 'ok' });
+    }
+    expect(decode(small.data)).toBe('small');
+    expect(small.headers).toEqual({ 'x-status': 'ok' });
+  });
+
   it('says nobody answers a subject nobody serves, at once', async () => {
     const started = Date.now();
     await expect(bus.request('svc.nobody.here', encode({}), {}, 5000)).rejects.toBeInstanceOf(BusNoRespondersError);

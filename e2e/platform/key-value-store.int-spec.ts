@@ -33,6 +33,30 @@ describe.each([
     expect(await store.increment('count', 1)).toBe(1);
   });
 
+  it('decrements a counter that exists, never below zero, keeping its expiry; an absent one stays absent', async () => {
+    await store.increment('count', 1);
+    await store.increment('count', 1);
+    await store.decrement('count');
+    expect(await store.get('count')).toBe('1');
+    await store.decrement('count');
+    await store.decrement('count');
+    expect(await store.get('count')).toBe('0');
+    await store.decrement('never');
+    expect(await store.get('never')).toBeNull();
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await store.get('count')).toBeNull();
+  });
+
+  it('gives a throttled hit back: the limit counts it no more', async () => {
+    const throttler = new Throttler(store);
+    const limit = { name: 'test:give-back', limit: 2, windowMs: 60_000, detail: 'Slow down.' };
+    await throttler.take(limit, 'u1', 90_000);
+    await throttler.take(limit, 'u1', 90_000);
+    await throttler.giveBack(limit, 'u1', 90_000);
+    await expect(throttler.take(limit, 'u1', 90_000)).resolves.toBeUndefined();
+    await expect(throttler.take(limit, 'u1', 90_000)).rejects.toMatchObject({ status: 429 });
+  });
+
   it('backs one throttler count for every replica, with atomic increments', async () => {
     const replicas = [new Throttler(store), new Throttler(store)];
     const limit = { name: 'test:throttle', limit: 5, windowMs: 60_000, detail: 'Slow down.' };

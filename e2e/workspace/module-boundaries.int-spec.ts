@@ -67,4 +67,10 @@ describe('module boundaries', () => {
     expect(lint('services/chat/src/llm/probe.spec.ts', source)).not.toMatch(/enforce-module-boundaries/);
     expect(lint('services/chat/src/llm/probe.ts', source)).toMatch(/enforce-module-boundaries/);
   });
+
+  it("keeps the platform's fakes out of a service's code, not out of its tests", () => {
+    const source = "import { FakeBroadcastBus } from '@app/platform/testing';\nexport const x = FakeBroadcastBus;\n";
+    expect(lint('services/chat/src/replies/probe.spec.ts', source)).not.toMatch(/no-restricted-imports/);
+    expect(lint('services/chat/src/replies/probe.ts', source)).toMatch(/no-restricted-imports/);
+  });
 });

@@ -47,7 +47,7 @@ export async function startProduct(env: NodeJS.ProcessEnv = {}): Promise<Product
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Not ready within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`Not ready within 120 s:\n${output}`)), 120_000);
     const poll = setInterval(() => {
       if (output.includes('Assistant is ready: http://')) {
         clearInterval(poll);
@@ -172,14 +172,14 @@ export async function chatApiAvailable(baseUrl: string): Promise<boolean> {
 }
 
 /** The code the console sink "texted" to a number, from the development inbox. */
-export async function smsCodeFor(baseUrl: string, phone: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
+export async function smsCodeFor(baseUrl: string, phone: string, timeout = 30_000): Promise<string> {
+  const deadline = Date.now() + timeout;
   for (;;) {
     const res = await fetch(`${baseUrl}/api/v1/dev/sms/messages?to=${encodeURIComponent(phone)}`);
     const body = (await res.json()) as { messages: { to: string; body: string }[] };
     const code = body.messages.find((m) => m.to === phone)?.body.match(/\b(\d{6})\b/)?.[1];
     if (code) return code;
-    if (Date.now() > deadline) throw new Error(`No code texted to ${phone}`);
+    if (Date.now() > deadline) throw new Error(`No code texted to ${phone} within ${timeout / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -204,7 +204,13 @@ export async function signInAndOnboard(page: Page, productUrl: string, phone: st
   await page.goto('/login');
   await page.getByLabel('Mobile number').fill(phone);
   await page.getByRole('button', { name: 'Text me a code' }).click();
-  await page.getByLabel('Code').fill(await smsCodeFor(productUrl, phone));
+  // The code is stored before the page moves to its code step, so wait for that step (or the
+  // refusal the page shows instead, which then fails the test with its words) before reading it.
+  const codeStep = page.getByLabel('Code');
+  const refusal = page.getByRole('alert');
+  await codeStep.or(refusal).first().waitFor({ timeout: 60_000 });
+  if (await refusal.isVisible()) throw new Error(`The code was not sent: ${await refusal.textContent()}`);
+  await codeStep.fill(await smsCodeFor(productUrl, phone));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await onboard(page, name);
 }
@@ -240,4 +246,41 @@ export async function expectFocus(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   if (!Object.is(seen, expected)) throw new Error(`the focused element gave ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+}
+
+/** A message as the chat service stores it, written `minutes` ago (a user's by the conversation's user). */
+export type StoredMessage = { id: string; sender: 'user' | 'assistant'; content: string; previous: string | null; minutes: number };
+
+/**
+ * A conversation of the page's user whose messages are written straight into the chat service's
+ * tables (hundreds at once, dated, on several branches), titled, `active` its active message.
+ */
+export async function seedConversation(
+  product: Product,
+  page: Page,
+  title: string,
+  messages: StoredMessage[],
+  active: string,
+): Promise<string> {
+  const chatId = await page.evaluate(async () => {
+    const headers = { authorization: `Bearer ${localStorage.getItem('access_token')!}`, 'content-type': 'application/json' };
+    return (await (await fetch('/api/v1/chats/', { method: 'POST', headers, body: '{}' })).json()).chat_id as string;
+  });
+  const [{ user_id: userId }] = (await productSql(product, 'SELECT user_id FROM chat.conversation WHERE id = $1', [chatId])) as {
+    user_id: string;
+  }[];
+  const rows = messages.map((message) => ({ ...message, author: message.sender === 'user' ? userId : null }));
+  await productSql(
+    product,
+    `INSERT INTO chat.message (id, chat_id, user_id, sender, author_user_id, content, previous_message_id, created_at)
+     SELECT r.id, $1, $2, r.sender, r.author, r.content, r.previous, now() - make_interval(mins => r.minutes)
+     FROM jsonb_to_recordset($3::jsonb) AS r(id uuid, sender text, author uuid, content text, previous uuid, minutes int)`,
+    [chatId, userId, JSON.stringify(rows)],
+  );
+  await productSql(product, 'UPDATE chat.conversation SET title = $2, last_active_message_id = $3, last_message_at = now() WHERE id = $1', [
+    chatId,
+    title,
+    active,
+  ]);
+  return chatId;
 }

@@ -1,4 +1,5 @@
 export * from './audio/wav';
+export * from './cache/invalidating-cache';
 export * from './cache/key-value-store';
 export * from './config/config';
 export * from './config/production-secrets';
@@ -8,6 +9,7 @@ export * from './database/embedded-postgres';
 export * from './database/outbox';
 export * from './database/outbox-relay';
 export * from './database/outbox-service';
+export * from './database/plain-query';
 export * from './database/processed-events';
 export * from './database/public-of';
 export * from './database/sql-migration';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SERVICE_CONFIG } from '@app/platform';
+import { SERVICE_CONFIG, USER_DATA_PURGE_HOOK } from '@app/platform';
 import type { ChatConfig } from './config';
 import { ChatRepository } from './conversations/chat.repository';
 import { ConversationsService } from './conversations/conversations.service';
@@ -14,6 +14,8 @@ import { ReplyLeases } from './replies/reply-leases';
 import { ReplyWrites } from './replies/reply-writes';
 import { DailyLimit } from './replies/daily-limit';
 import { InsiderFlagsCache } from './replies/insider-flags.cache';
+import { ChatUserData } from './replies/chat-user-data';
+import { UserFactsCache } from './replies/user-facts.cache';
 import { PersonalizeStep } from './replies/personalize.step';
 import { PromptStep } from './replies/prompt.step';
 import { RepliesService } from './replies/replies.service';
@@ -86,6 +88,11 @@ import { ImportsService } from './imports/imports.service';
     ReplyWrites,
     PersonalizeStep,
     InsiderFlagsCache,
+    // What a reply's start looks up about a user (reminder settings, whether they have MCP servers),
+    // kept until a change announced to every replica; forgotten too when the user's rows move or go.
+    UserFactsCache,
+    ChatUserData,
+    { provide: USER_DATA_PURGE_HOOK, useExisting: ChatUserData },
     PromptStep,
     StreamStep,
     ToolsStep,
@@ -148,5 +155,6 @@ import { ImportsService } from './imports/imports.service';
     ImportJobs,
     { provide: LLM_PROVIDER, useFactory: (config: ChatConfig) => createLlmProvider(config), inject: [SERVICE_CONFIG] },
   ],
+  exports: [USER_DATA_PURGE_HOOK],
 })
 export class ChatModule {}

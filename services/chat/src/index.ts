@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '@app/platform';
 import { ChatModule } from './chat.module';
 import { chatEnvSchema } from './config';
+import { IMPORT_STOPPED_ON_MERGE } from './imports/imports.repository';
 import { ConversationEntity } from './conversations/conversation.entity';
 import { MessageEntity } from './conversations/message.entity';
 import { chatMigrations } from './migrations';
@@ -24,12 +25,13 @@ export const chatService: ServiceDefinition = {
       { table: 'reminder', userColumn: 'user_id' },
       // One time zone per person: an account keeps its own over a guest's.
       { table: 'reminder_setting', userColumn: 'user_id', onMerge: 'keep' },
-      // Tokens stay sealed in the export.
-      { table: 'mcp_server', userColumn: 'user_id' },
-      // Imports of ChatGPT and Claude history: each job's summary, and which conversations came from which export.
-      { table: 'import_job', userColumn: 'user_id' },
-      // (A guest's keys are dropped when it signs in to an account: moving them could clash with the account's own.)
-      { table: 'imported_conversation', userColumn: 'user_id', onMerge: 'keep' },
+      // Tokens stay sealed in the export. A guest's server named like one of the account's is dropped (one name per user).
+      { table: 'mcp_server', userColumn: 'user_id', mergeKey: ['lower(name)'] },
+      // Imports of ChatGPT and Claude history: each job's summary, and which conversations came from
+      // which export. One import under way per user: a guest's is stopped when the account has one.
+      { table: 'import_job', userColumn: 'user_id', beforeMerge: [IMPORT_STOPPED_ON_MERGE] },
+      // A guest's keys move with its conversations, but for an export the account imported too (its own key stays).
+      { table: 'imported_conversation', userColumn: 'user_id', mergeKey: ['source', 'source_id'] },
     ],
     exportNotes: {
       temporary_chats: [

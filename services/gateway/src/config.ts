@@ -50,8 +50,10 @@ export const gatewayEnvSchema = z.object({
   /**
    * How long the chat service has to accept a reply stream (a live one does in milliseconds): past
    * it, the request goes once more to the chat service (another replica), then is answered 503.
+   * At least 1 s: a service starts no stream in the last 250 ms before the deadline (its acceptance
+   * would come too late: STREAM_ACCEPT_MARGIN_MS).
    */
-  STREAM_ACCEPT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  STREAM_ACCEPT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(2_000),
   /** New guests (POST /api/v1/auth/anon) per client address per hour, before 429. */
   GUESTS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /**

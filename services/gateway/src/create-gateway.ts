@@ -18,6 +18,7 @@ import { registerRoutePolicy } from './http/route-policy';
 import { collectRoutes } from './http/route-list.hook';
 import { contentSecurityPolicy } from './http/security-headers';
 import { WebAssets } from './web/web-assets';
+import { BuildInfo } from './version/build-info';
 
 export interface Gateway {
   app: NestFastifyApplication;
@@ -77,7 +78,7 @@ export async function createGateway(runtime: Runtime, config: GatewayConfig, opt
   // are set per request (see files/upload-relay.ts), JSON keeps BODY_LIMIT_BYTES.
   await fastify.register((await import('@fastify/multipart')).default, { limits: { files: 1, fields: 10, fieldSize: 4096, parts: 20 } });
 
-  const web = new WebAssets(config.WEB_DIST_DIR);
+  const web = new WebAssets(config.WEB_DIST_DIR, new BuildInfo(config.GIT_COMMIT).commit);
   await web.register(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(

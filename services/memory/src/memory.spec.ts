@@ -99,6 +99,11 @@ class FakeMemoryStore implements PublicOf<MemoriesRepository> {
     return { hits: await this.search(userId, words, candidates), latest: latest > 0 ? await this.recent(userId, latest) : [] };
   }
 
+  async known(userId: string, words: string[], candidates: number, latest: number) {
+    const { hits, latest: recent } = await this.relevant(userId, words, candidates, latest);
+    return { hits: hits.map((h) => h.memory), latest: recent };
+  }
+
   async recent(userId: string, limit: number) {
     return this.live(userId)
       .sort((a, b) => Number(b.isConfirmed) - Number(a.isConfirmed) || b.updatedAt.getTime() - a.updatedAt.getTime())
@@ -197,6 +202,15 @@ describe('learning from an exchange', () => {
     expect(store.rows).toHaveLength(1);
     // The model is not asked again on a redelivery.
     expect(extractor.calls).toHaveLength(1);
+  });
+
+  it('applies the same event once with the offline rules too, with or without anything learnt', async () => {
+    const { store, service } = setup();
+    expect(await service.learn('e1', exchange("I'm vegetarian"))).toBe('applied');
+    expect(await service.learn('e1', exchange("I'm vegetarian"))).toBe('duplicate');
+    expect(await service.learn('e2', exchange('What is the capital of France?'))).toBe('applied');
+    expect(await service.learn('e2', exchange('What is the capital of France?'))).toBe('duplicate');
+    expect(texts(store)).toEqual(['Is vegetarian']);
   });
 
   it('updates the memory a correction is about instead of adding a second one', async () => {

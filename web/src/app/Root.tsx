@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { WelcomeDialog } from '../modules/auth/components/WelcomeDialog';
+import { ConnectionNotice } from '../modules/layout/components/ConnectionNotice';
 import { syncCurrentChat } from '../modules/layout/state/uiStore';
 import { useVersionCheck } from '../modules/version/hooks/useVersionCheck';
 import { LoadingScreen } from '../ui/Spinner';
@@ -30,6 +31,7 @@ export function Root() {
       >
         Skip to the main content
       </a>
+      <ConnectionNotice />
       <ErrorBoundary key={location.pathname}>
         <Suspense fallback={<LoadingScreen />}>
           <Outlet />

@@ -1,4 +1,7 @@
 import { completesSignIn, onLogin, onLogout, startAuth } from '../modules/auth/state/authStore';
+import { preloadChatMessages } from '../modules/chat/components/LazyChatMessages';
+import { prefetchOpenedConversation } from '../modules/chat/hooks/chatQueries';
+import { preloadMarkdown } from '../modules/markdown/components/LazyMarkdown';
 import { loadInsider } from '../modules/insider/hooks/insiderQueries';
 import { registerServiceWorker } from '../modules/version/serviceWorker';
 import { applyTheme, storedDarkMode } from '../modules/theme/state/themeStore';
@@ -9,14 +12,21 @@ let started = false;
 /**
  * Start-up (section 7): the theme attribute, the auth check (with CSRF and session id; none on a
  * /login-success that completes a sign-in, which signs in itself), then the insider status after
- * every login; a logout forgets all server state.
+ * every login (and the first page of the conversation opened, ahead of the shell); a logout forgets all server state.
  */
 export function bootstrap(): void {
   if (started) return;
   started = true;
   applyTheme(storedDarkMode());
   listenForWindowFocus();
-  onLogin((user) => void loadInsider(queryClient, user.user_id));
+  onLogin((user) => {
+    // A conversation opened: its newest page, its list's code and the markdown's, all at once.
+    if (prefetchOpenedConversation(queryClient, window.location.pathname)) {
+      preloadChatMessages();
+      preloadMarkdown();
+    }
+    void loadInsider(queryClient, user.user_id);
+  });
   onLogout(() => queryClient.clear());
   // Global script, resource and promise errors are logged and suppressed (monitoring is off in this build).
   window.addEventListener(

@@ -1,8 +1,8 @@
-import type { User } from '@app/contracts/auth';
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { guestUser, registeredUser } from '../test/fetchMock';
+import { registeredUser } from '../test/fetchMock';
+import { signedIn, signedInAsGuest } from '../test/session';
 import { authStore } from '../modules/auth/state/authStore';
 import { ErrorBoundary } from './ErrorBoundary';
 import { RequireAccount, RequireChatAccess, RequireLogin, RequireOnboarding } from './guards';
@@ -50,8 +50,6 @@ function at(path: string) {
   return router;
 }
 
-const loggedIn = (user: User) => authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 't', user });
-
 describe('route guards (section 2)', () => {
   beforeEach(() => authStore.reset());
 
@@ -68,7 +66,7 @@ describe('route guards (section 2)', () => {
   });
 
   it('lets a guest chat and reach settings, but not the account pages', () => {
-    loggedIn(guestUser);
+    signedInAsGuest();
     expect(at('/chat').state.location.pathname).toBe('/chat');
     expect(at('/settings').state.location.pathname).toBe('/settings');
     expect(at('/new-user').state.location.pathname).toBe('/login');
@@ -76,13 +74,13 @@ describe('route guards (section 2)', () => {
   });
 
   it('sends a signed-in user who is not registered from the chat to /new-user', () => {
-    loggedIn({ ...registeredUser, onboarding_config: { registered: false, onboarding_done: false } });
+    signedIn({ user: { ...registeredUser, onboarding_config: { registered: false, onboarding_done: false } } });
     expect(at('/chat').state.location.pathname).toBe('/new-user');
     expect(at('/onboarding').state.location.pathname).toBe('/onboarding');
   });
 
   it('sends an onboarded user from /onboarding to /chat', () => {
-    loggedIn(registeredUser);
+    signedIn();
     expect(at('/onboarding').state.location.pathname).toBe('/chat');
     expect(screen.getByText('chat')).toBeTruthy();
   });

@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { authStore } from '../modules/auth/state/authStore';
-import { json, mockFetch, registeredUser } from '../test/fetchMock';
+import { json, mockFetch } from '../test/fetchMock';
+import { signedIn } from '../test/session';
 import { McpCallbackPage } from './McpCallbackPage';
 
 function open(path: string) {
@@ -24,8 +24,7 @@ function open(path: string) {
 
 describe("an MCP server's OAuth callback", () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('finishes the authorisation of the server the state names, then goes back to settings', async () => {

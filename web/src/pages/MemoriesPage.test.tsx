@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatMessage, memoryItem } from '../test/builders';
-import { json, mockFetch, registeredUser } from '../test/fetchMock';
+import { json, mockFetch } from '../test/fetchMock';
+import { signedIn } from '../test/session';
 import { authStore } from '../modules/auth/state/authStore';
 import { resetRemovals } from '../modules/memory/state/removalStore';
 import { MemoriesPage } from './MemoriesPage';
@@ -32,8 +33,7 @@ const message = (id: string, chatId: string, content: string) =>
 describe('the memories page', () => {
   beforeEach(() => {
     resetRemovals();
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('groups the memories per source message, quotes it and links to it in its conversation', async () => {
@@ -124,8 +124,7 @@ describe('the memories page, removing (query notifications on the next task, as 
   beforeEach(() => {
     notifyManager.setScheduler((callback) => setTimeout(callback, 0));
     resetRemovals();
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('moves the focus to Undo when the deleted memory’s button had it, and back in place on Undo', async () => {

@@ -4,8 +4,8 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { json, mockFetch, registeredUser } from '../test/fetchMock';
-import { authStore } from '../modules/auth/state/authStore';
+import { json, mockFetch } from '../test/fetchMock';
+import { signedIn } from '../test/session';
 import { ReminderNotifications } from '../modules/reminders/components/ReminderNotifications';
 import { RemindersPage } from './RemindersPage';
 
@@ -39,8 +39,7 @@ function open(element = <RemindersPage />) {
 
 describe('the reminders page', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('lists pending and delivered reminders, and cancels a pending one', async () => {

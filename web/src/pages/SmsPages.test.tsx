@@ -5,8 +5,9 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { authStore } from '../modules/auth/state/authStore';
 import { smsGroup, smsService } from '../test/builders';
-import { json, mockFetch, registeredUser, type Call } from '../test/fetchMock';
+import { json, mockFetch, type Call } from '../test/fetchMock';
 import { withQueryClient } from '../test/queryClient';
+import { signedIn } from '../test/session';
 import { DevPhonePage } from './DevPhonePage';
 import { GroupInvitePage } from './GroupInvitePage';
 import { GroupSearchPage } from './GroupSearchPage';
@@ -34,8 +35,7 @@ function show(path: string, element: ReactNode, pattern: string) {
 }
 
 beforeEach(() => {
-  authStore.reset();
-  authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', csrfToken: 'c', user: registeredUser });
+  signedIn({ csrfToken: 'c' });
 });
 
 describe('/text', () => {

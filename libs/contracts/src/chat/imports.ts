@@ -11,9 +11,10 @@ export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 /**
  * `queued` until a worker takes it, `running` while it reads the zip, then `done` (what could be
- * imported was: see `skipped`) or `failed` (the zip was refused as a whole: nothing was written).
+ * imported was: see `skipped`), `failed` (the zip was refused as a whole: nothing was written) or
+ * `cancelled` (its user stopped it: what was imported before stays, nothing more is written).
  */
-export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 /** Something of the export that is not in the product, and why (listed, never silently dropped). */
@@ -79,6 +80,12 @@ export const IMPORT_RPC = {
     request: ImportParamsSchema.strict(),
     response: ImportSchema,
     description: "One of the caller's imports: its progress, then its summary",
+  }),
+  cancel: defineRpc({
+    subject: 'chat.import.cancel',
+    request: ImportParamsSchema.strict(),
+    response: ImportSchema,
+    description: "Stop one of the caller's imports (queued or running); what it imported stays",
   }),
   list: defineRpc({
     subject: 'chat.import.list',

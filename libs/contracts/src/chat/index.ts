@@ -146,6 +146,46 @@ export const MessagesQuerySchema = z.object({
     .pipe(z.array(id).max(100).optional()),
 });
 
+/**
+ * One page of a conversation's active branch (GET /chats/:chat_id/messages): the `limit` messages
+ * before `before` on its branch (its ancestors), or, without it, the newest of the branch that ends
+ * at the conversation's last active message, or of the branch through `through` (the active one
+ * when that message is on it, else the page ends where its branch leads: the newest child at each
+ * step).
+ */
+export const MESSAGE_PAGE_LIMIT = { default: 50, max: 200 } as const;
+export const MessagePageQuerySchema = z.object({
+  before: id.optional(),
+  through: id.optional(),
+  limit: z.coerce.number().int().min(1).max(MESSAGE_PAGE_LIMIT.max).default(MESSAGE_PAGE_LIMIT.default),
+});
+/** A message with other versions (the same parent, the same side): all of them, oldest first, each with where its branch leads. */
+export const MessageVersionsSchema = z.object({
+  message_id: z.string(),
+  versions: z.array(z.object({ message_id: z.string(), leaf_id: z.string() })),
+});
+export const MessagePageSchema = z.object({
+  /** Oldest first (hidden ones left out). */
+  messages: z.array(MessageSchema),
+  /** The versions of those of the page that have several (the branch switcher's "2 / 3"). */
+  versions: z.array(MessageVersionsSchema),
+  /** Older messages of the branch exist: ask with `before` = the first message's id. */
+  has_more: z.boolean(),
+  /** The newest message of the branch a first page is of (null with `before`, or for a conversation without messages). */
+  leaf_id: z.string().nullable(),
+  /**
+   * A reply being written right now where the branch ends, by a stream this client may not hold
+   * (another tab, a page left and opened again): to `leaf_id` when that is a user message, or
+   * another version of the reply `leaf_id` (a regenerate) to the user message before it. Its id,
+   * the user message it answers (`previous_message_id`) and its text so far, as last saved. A client
+   * shows it as still being written and asks for the page again until it is null.
+   */
+  replying: z.object({ message_id: z.string(), previous_message_id: z.string(), content: z.string() }).nullable(),
+});
+
+export type MessagePage = z.infer<typeof MessagePageSchema>;
+export type MessageVersions = z.infer<typeof MessageVersionsSchema>;
+
 /** Search over the caller's conversations: `q` as typed (any language; the last word may be a prefix). */
 export const SearchQuerySchema = z.object({
   q: z.string().trim().min(1, 'must not be empty').max(200),
@@ -156,6 +196,8 @@ export const HighlightSchema = z.object({ start: z.number().int().min(0), end: z
 export const SearchHitSchema = z.object({
   chat_id: z.string(),
   conversation_title: z.string().nullable(),
+  /** The project the conversation is in (null when it is in none). */
+  project_id: z.string().nullable(),
   /** The message that matched; null when the conversation's title did. */
   message_id: z.string().nullable(),
   sender: z.string().nullable(),
@@ -258,6 +300,12 @@ export const CHAT_RPC = {
     response: z.array(MessageSchema),
     description: "The caller's visible messages, of some conversations or all",
   }),
+  page: defineRpc({
+    subject: 'chat.message.page',
+    request: MessagePageQuerySchema.extend({ chat_id: id }).strict(),
+    response: MessagePageSchema,
+    description: "A page of a conversation's active branch (or of the branch through a message), newest first by pages",
+  }),
   search: defineRpc({
     subject: 'chat.search',
     request: SearchQuerySchema.strict(),
@@ -338,6 +386,16 @@ export const CHAT_EVENTS = {
 
 /** Broadcast to every chat replica: stop the reply to this user message if you are generating it. */
 export const CHAT_STOP_SUBJECT = 'chat.generation.stop';
+
+/**
+ * Broadcast to every chat replica (plain publish, not a durable event) when what a reply's start
+ * looks up about a user changes (their reminder settings, whether they have MCP servers): replicas
+ * that keep it forget that user's at once.
+ */
+export const CHAT_USER_FACTS_CHANGED = {
+  subject: 'chat.user-facts.changed',
+  payload: z.object({ user_id: z.string().min(1).max(100) }).strict(),
+} as const;
 export * from './reminders';
 export * from './mcp';
 export * from './projects';

@@ -243,6 +243,13 @@ export const FILES_RPC = {
     response: z.object({ discarded: z.boolean() }),
     description: "Delete one of the caller's uploaded export zips once its import is over (false when gone; 404 for any other file)",
   }),
+  discardAttachments: defineRpc({
+    subject: 'files.attachments.discard',
+    request: z.object({ object_store_object_ids: z.array(ObjectIdSchema).min(1).max(100) }).strict(),
+    response: z.object({ discarded: z.number().int() }),
+    description:
+      "Delete some of the caller's uploaded attachments that nothing refers to (an import's, for a conversation it did not write); others' files, other sources and ids gone are left alone",
+  }),
   read: defineStream({
     subject: 'files.object.read',
     request: z.object({ ...objectRef, expires: z.number().int().optional(), signature: z.string().max(128).optional() }).strict(),

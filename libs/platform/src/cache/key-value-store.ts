@@ -12,6 +12,8 @@ export interface KeyValueStore {
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   /** Increments a counter, starting its expiry at the first increment. */
   increment(key: string, ttlSeconds: number): Promise<number>;
+  /** Decrements a counter that exists (its expiry unchanged), never below zero; an absent one stays absent. */
+  decrement(key: string): Promise<void>;
   delete(key: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -54,6 +56,10 @@ export class MemoryStore implements KeyValueStore {
     this.entries.set(key, { value: String(next), expiresAt: entry?.expiresAt ?? Date.now() + ttlSeconds * 1000 });
     return next;
   }
+  async decrement(key: string): Promise<void> {
+    const entry = this.live(key);
+    if (entry) entry.value = String(Math.max(0, Number(entry.value) - 1));
+  }
   async delete(key: string): Promise<void> {
     this.entries.delete(key);
   }
@@ -74,6 +80,10 @@ export class CacheUnavailableError extends DomainError {
 
 /** Longest a Redis command may take before the request fails (a hung server, a lost network). */
 const COMMAND_TIMEOUT_MS = 2_000;
+
+/** DECR of a key that exists and is above zero (its expiry kept). */
+const DECREMENT_EXISTING =
+  "if redis.call('GET', KEYS[1]) and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end return 0";
 
 export class RedisStore implements KeyValueStore {
   readonly kind = 'redis' as const;
@@ -126,6 +136,10 @@ export class RedisStore implements KeyValueStore {
       unknown,
     ];
     return count;
+  }
+  async decrement(key: string): Promise<void> {
+    // DECR alone would create an absent key (without expiry) at -1.
+    await this.run(() => this.redis.eval(DECREMENT_EXISTING, 1, this.prefix + key));
   }
   async delete(key: string): Promise<void> {
     await this.run(() => this.redis.del(this.prefix + key));

@@ -34,6 +34,17 @@ export interface UserDataTable {
    */
   onMerge?: 'move' | 'keep';
   /**
+   * With `move`: the columns (or SQL expressions over the row's columns) that a unique index of the
+   * table holds per user. A guest's row whose key the account has already is dropped, not moved (a
+   * move would break the index, and with it the whole merge): the account keeps its own.
+   */
+  mergeKey?: string[];
+  /**
+   * With `move`: statements run first, in the merge's transaction, $1 the account and $2 the guest,
+   * to settle what a partial unique index would refuse (one import under way per user).
+   */
+  beforeMerge?: string[];
+  /**
    * On the account's deletion: delete its rows (default), or leave them to the service's purge hook
    * (exported all the same): a group a user created outlives them while others are in it.
    */

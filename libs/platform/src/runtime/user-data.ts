@@ -24,6 +24,11 @@ export interface UserDataPurgeHook {
    * rows it keeps by another key (texts kept by phone number), so the export by user column finds them.
    */
   beforeExport?(userId: string, caller: Caller): Promise<void>;
+  /**
+   * Called after a guest's rows were moved to the account it signed in to (on every delivery of the
+   * merge): lets a service forget what it keeps about either user outside its tables (a cache).
+   */
+  afterMerge?(fromUserId: string, intoUserId: string): Promise<void>;
 }
 export const USER_DATA_PURGE_HOOK = Symbol('USER_DATA_PURGE_HOOK');
 
@@ -94,18 +99,26 @@ export function userDataController(definition: ServiceDefinition): Type<unknown>
     @EventHandler(USER_EVENTS.merged)
     async merge({ event_id, payload }: EventInput<typeof USER_EVENTS.merged>) {
       await applyOnce(this.dataSource, 'user-data', event_id, async (manager) => {
-        for (const { table, userColumn, onMerge } of tables) {
+        const users = [payload.into_user_id, payload.from_user_id];
+        for (const { table, userColumn, onMerge, mergeKey, beforeMerge = [] } of tables) {
           if ((onMerge ?? 'move') === 'move') {
-            await manager.query(`UPDATE "${table}" SET "${userColumn}" = $1 WHERE "${userColumn}" = $2`, [
-              payload.into_user_id,
-              payload.from_user_id,
-            ]);
+            for (const statement of beforeMerge) await manager.query(statement, users);
+            if (mergeKey?.length) {
+              // What the account has already (by the table's unique key) stays the account's; the guest's copy goes.
+              const key = mergeKey.join(', ');
+              await manager.query(
+                `DELETE FROM "${table}" WHERE "${userColumn}" = $2 AND (${key}) IN (SELECT ${key} FROM "${table}" WHERE "${userColumn}" = $1)`,
+                users,
+              );
+            }
+            await manager.query(`UPDATE "${table}" SET "${userColumn}" = $1 WHERE "${userColumn}" = $2`, users);
           } else {
             // The guest no longer exists: what could not move must not linger.
             await manager.query(`DELETE FROM "${table}" WHERE "${userColumn}" = $1`, [payload.from_user_id]);
           }
         }
       });
+      await this.purgeHook?.afterMerge?.(payload.from_user_id, payload.into_user_id);
     }
   }
   return UserDataHandlers;

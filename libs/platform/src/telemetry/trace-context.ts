@@ -1,4 +1,14 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 
 /**
  * Where a trace context travels: string headers. The bus's message headers have this shape, so the
@@ -33,7 +43,14 @@ export function startClientSpan(name: string, attributes: Record<string, string 
   };
 }
 
-/** Runs `fn` inside a span, optionally continuing the trace found in bus headers. */
+const SPAN_KINDS = { client: SpanKind.CLIENT, server: SpanKind.SERVER, producer: SpanKind.PRODUCER, consumer: SpanKind.CONSUMER };
+
+/**
+ * Runs `fn` inside a span, optionally continuing the trace found in bus headers. When nothing traces
+ * (no SDK registered: the span records nothing and belongs to no trace, so there is nothing to
+ * propagate either), `fn` runs as it is, without a context made for a span that does not exist:
+ * on every call of every RPC, on both sides, that context was a tenth of the hop's cost.
+ */
 export async function withSpan<T>(
   name: string,
   kind: 'client' | 'server' | 'producer' | 'consumer',
@@ -43,8 +60,9 @@ export async function withSpan<T>(
 ): Promise<T> {
   // A receiver continues only what the headers carry, even in-process, exactly as over a socket.
   const parent = carrier ? propagation.extract(ROOT_CONTEXT, carrier) : context.active();
-  const spanKind = { client: SpanKind.CLIENT, server: SpanKind.SERVER, producer: SpanKind.PRODUCER, consumer: SpanKind.CONSUMER }[kind];
-  return tracer().startActiveSpan(name, { kind: spanKind, attributes }, parent, async (span) => {
+  const span = tracer().startSpan(name, { kind: SPAN_KINDS[kind], attributes }, parent);
+  if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return fn(span);
+  return context.with(trace.setSpan(parent, span), async () => {
     try {
       return await fn(span);
     } catch (error) {

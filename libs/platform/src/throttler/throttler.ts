@@ -35,7 +35,7 @@ export class ThrottledError extends DomainError {
  */
 @Injectable()
 export class Throttler {
-  constructor(@Inject(KEY_VALUE_STORE) private readonly kv: Pick<KeyValueStore, 'increment'>) {}
+  constructor(@Inject(KEY_VALUE_STORE) private readonly kv: Pick<KeyValueStore, 'increment' | 'decrement'>) {}
 
   /** The clock (a test sets its own). */
   now: () => number = Date.now;
@@ -53,5 +53,14 @@ export class Throttler {
     if (count > limit.limit) {
       throw new ThrottledError(limit.detail, Math.max(1, Math.ceil(((window + 1) * limit.windowMs - now) / 1000)));
     }
+  }
+
+  /**
+   * Uncounts one hit of `key` taken at `now` (a request refused after it was counted, for a reason
+   * that must not use up the limit). A hit past the limit was refused anyway: only counted hits are given back.
+   */
+  async giveBack(limit: ThrottleLimit, key: string, now = this.now()): Promise<void> {
+    const counter = limit.windows === 'first-hit' ? `${limit.name}:${key}` : `${limit.name}:${key}:${Math.floor(now / limit.windowMs)}`;
+    await this.kv.decrement(counter);
   }
 }

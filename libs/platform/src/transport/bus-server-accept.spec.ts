@@ -2,7 +2,7 @@ import { defineStream, systemCaller } from '@app/contracts';
 import { Observable } from 'rxjs';
 import { z } from 'zod';
 import { AppLogger } from '../logging/logger';
-import { BusServer } from './bus-server';
+import { BusServer, STREAM_ACCEPT_MARGIN_MS } from './bus-server';
 import { BUS_HEADERS, decode, encode } from './codec';
 import { InProcessBus } from './in-process-bus';
 
@@ -55,5 +55,12 @@ describe('BusServer: a stream whose caller stopped waiting for its acceptance', 
   it('is neither answered nor started past its deadline (the caller may have asked another replica)', async () => {
     await expect(ask(Date.now() - 1, 100)).rejects.toThrow();
     expect(started).toBe(0);
+  });
+
+  it('is not started so close to its deadline that its acceptance would come after it (STREAM_ACCEPT_MARGIN_MS)', async () => {
+    await expect(ask(Date.now() + STREAM_ACCEPT_MARGIN_MS - 50, 100)).rejects.toThrow();
+    expect(started).toBe(0);
+    await ask(Date.now() + STREAM_ACCEPT_MARGIN_MS + 1_000, 2_000);
+    expect(started).toBe(1);
   });
 });

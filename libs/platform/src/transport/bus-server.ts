@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { BaseRpcContext, Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import {
   describeZodError,
@@ -15,7 +14,16 @@ import type { AppLogger } from '../logging/logger';
 import { runWithRequestContext } from '../logging/request-context';
 import { withSpan } from '../telemetry/trace-context';
 import type { Bus, BusSubscription, IncomingEvent, IncomingRequest } from './bus';
-import { BUS_HEADERS, STREAM_CANCEL_SUFFIX, decode, decodeOrUndefined, encode, RequestEnvelopeSchema, type ReplyEnvelope } from './codec';
+import {
+  BUS_HEADERS,
+  STREAM_CANCEL_SUFFIX,
+  decode,
+  decodeOrUndefined,
+  encode,
+  parseRequestEnvelope,
+  RequestEnvelopeSchema,
+  type ReplyEnvelope,
+} from './codec';
 
 /** The context argument of a handler on our bus: `[subject, headers]`. */
 export class BusContext extends BaseRpcContext<[string, Record<string, string>]> {
@@ -37,6 +45,12 @@ export interface BusServerOptions {
 }
 
 const EMPTY = new Uint8Array(0);
+/**
+ * How long before its caller's deadline a stream is no longer started: its acceptance has to
+ * travel back (through NATS, through a busy caller's event loop), and one that came after the
+ * deadline would find the request asked for again elsewhere, the work done twice.
+ */
+export const STREAM_ACCEPT_MARGIN_MS = 250;
 
 /**
  * One request being served: draining waits for it, and ends it when the grace period is over
@@ -174,8 +188,10 @@ export class BusServer extends Server implements CustomTransportStrategy {
   }
 
   private async onRequest(contract: RpcContract | StreamContract, handler: MessageHandler, request: IncomingRequest): Promise<void> {
-    const requestId = request.headers[BUS_HEADERS.requestId] || randomUUID();
-    const context = { request_id: requestId, subject: contract.subject } as {
+    // The request id is the `x-request-id` header's when there is one (a caller of an earlier
+    // version, a trace), else the envelope's caller's (set below, once the envelope is read; nothing
+    // logs before that). A request without either is refused before anything would name it.
+    const context = { request_id: request.headers[BUS_HEADERS.requestId] ?? '', subject: contract.subject } as {
       request_id: string;
       subject: string;
       user_id?: string | null;
@@ -183,7 +199,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
     const work = new InFlight((envelope) => request.respond(encode(envelope)));
     const reply = (envelope: ReplyEnvelope) => work.reply(envelope);
     const fail = (shape: RpcErrorShape) => reply({ ok: false, error: shape });
-    await this.counted(work, () => this.serveRequest(contract, handler, request, context, requestId, work, reply, fail));
+    await this.counted(work, () => this.serveRequest(contract, handler, request, context, work, reply, fail));
   }
 
   /** Runs `run` with `work` counted in flight: draining waits for it (see `idle`). */
@@ -201,7 +217,6 @@ export class BusServer extends Server implements CustomTransportStrategy {
     handler: MessageHandler,
     request: IncomingRequest,
     context: { request_id: string; subject: string; user_id?: string | null },
-    requestId: string,
     work: InFlight,
     reply: (envelope: ReplyEnvelope) => void,
     fail: (shape: RpcErrorShape) => void,
@@ -218,31 +233,39 @@ export class BusServer extends Server implements CustomTransportStrategy {
           } catch {
             return fail({ status: 400, detail: 'Malformed request: not JSON', code: 'bad_request' });
           }
-          const envelope = RequestEnvelopeSchema.safeParse(raw);
-          if (!envelope.success) {
-            return fail({ status: 400, detail: `Malformed request: ${describeZodError(envelope.error)}`, code: 'bad_request' });
+          // The usual envelope passes the hand-written check; anything else goes to the schema.
+          let envelope = parseRequestEnvelope(raw);
+          if (!envelope) {
+            const parsed = RequestEnvelopeSchema.safeParse(raw);
+            if (!parsed.success) {
+              return fail({ status: 400, detail: `Malformed request: ${describeZodError(parsed.error)}`, code: 'bad_request' });
+            }
+            envelope = parsed.data;
           }
           // Unsafe text (NUL, unpaired surrogates) is refused whatever the schema: 422 naming the field.
-          const data = safeParseContract(contract.request, envelope.data.data);
+          const data = safeParseContract(contract.request, envelope.data);
           if (!data.success) {
             const detail = describeZodError(data.error);
             return fail(
               data.unsafeText ? { status: 422, detail, code: 'validation_failed' } : { status: 400, detail, code: 'bad_request' },
             );
           }
-          context.user_id = envelope.data.caller.user_id;
+          context.user_id = envelope.caller.user_id;
+          if (!context.request_id) context.request_id = envelope.caller.request_id;
+          const requestId = context.request_id;
           // The caller gave up waiting for the stream's acceptance (this process was frozen or too
-          // busy) and may have asked another replica: starting now would do the work twice. Nothing
-          // is answered, nothing is done (the handler is not even called).
+          // busy) and may have asked another replica: starting now would do the work twice. Nor is
+          // one started that close to its deadline: the acceptance would reach the caller after it
+          // (STREAM_ACCEPT_MARGIN_MS). Nothing is answered, nothing is done (the handler is not even called).
           const acceptBy = Number(request.headers[BUS_HEADERS.streamAcceptBy]);
-          if (contract.kind === 'stream' && acceptBy > 0 && Date.now() > acceptBy) {
+          if (contract.kind === 'stream' && acceptBy > 0 && Date.now() > acceptBy - STREAM_ACCEPT_MARGIN_MS) {
             this.log.warn(
-              `Did not start a ${contract.subject} stream its caller stopped waiting for ${Date.now() - acceptBy} ms ago`,
+              `Did not start a ${contract.subject} stream its caller stops waiting for in ${acceptBy - Date.now()} ms (or stopped, when negative)`,
               'BusServer',
             );
             return;
           }
-          const input = { caller: envelope.data.caller, data: data.data };
+          const input = { caller: envelope.caller, data: data.data };
           const busContext = new BusContext([contract.subject, request.headers]);
           try {
             const result: unknown = await handler(input, busContext);
@@ -254,7 +277,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
               this.log.error(`${contract.subject} answered outside its contract: ${describeZodError(answer.error)}`, 'BusServer');
               return fail({ status: 500, detail: `Internal error (request ${requestId})`, code: 'internal' });
             }
-            return await this.stream(contract, request, this.transformToObservable(result) as Observable<unknown>, work);
+            return await this.stream(contract, request, requestId, this.transformToObservable(result) as Observable<unknown>, work);
           } catch (error) {
             return fail(this.describeFailure(error, requestId, contract.subject));
           }
@@ -269,7 +292,13 @@ export class BusServer extends Server implements CustomTransportStrategy {
    * inbox, and a heartbeat every `heartbeatMs` to a caller that asked for them, so that it notices
    * within seconds if this process dies. Exactly one end frame (complete, error, or aborted).
    */
-  private async stream(contract: StreamContract, request: IncomingRequest, result$: Observable<unknown>, work: InFlight): Promise<void> {
+  private async stream(
+    contract: StreamContract,
+    request: IncomingRequest,
+    requestId: string,
+    result$: Observable<unknown>,
+    work: InFlight,
+  ): Promise<void> {
     const inbox = request.headers[BUS_HEADERS.streamInbox];
     if (!inbox)
       return work.reply({
@@ -317,7 +346,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
               );
           },
           error: (error: unknown) => {
-            frame({ ok: false, error: this.describeFailure(error, request.headers[BUS_HEADERS.requestId] ?? '-', contract.subject) }, true);
+            frame({ ok: false, error: this.describeFailure(error, requestId, contract.subject) }, true);
             resolve();
           },
           complete: () => {

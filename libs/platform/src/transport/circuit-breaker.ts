@@ -41,6 +41,35 @@ export class CircuitOpenError extends Error {
   }
 }
 
+/** A call let through; the first report counts. */
+class Ticket implements CircuitTicket {
+  private reported = false;
+
+  constructor(
+    private readonly circuit: Circuit,
+    private readonly probe: boolean,
+    private readonly verdicts: (circuit: Circuit, probe: boolean, verdict: 'answered' | 'failed' | 'released') => void,
+  ) {}
+
+  answered(): void {
+    this.report('answered');
+  }
+
+  failed(): void {
+    this.report('failed');
+  }
+
+  released(): void {
+    this.report('released');
+  }
+
+  private report(verdict: 'answered' | 'failed' | 'released'): void {
+    if (this.reported) return;
+    this.reported = true;
+    this.verdicts(this.circuit, this.probe, verdict);
+  }
+}
+
 class Circuit {
   state: CircuitState = 'closed';
   failures = 0;
@@ -111,6 +140,16 @@ export class CircuitBreakers {
     }
   }
 
+  /**
+   * The usual case without a promise: a ticket at once while the circuit is closed, or undefined
+   * (then `admit` decides, waiting for a probe or refusing).
+   */
+  admitAtOnce(dependency: string): CircuitTicket | undefined {
+    const circuit = this.circuits.get(dependency);
+    if (!circuit) return new Ticket(this.circuitOf(dependency), false, this.verdicts);
+    return circuit.state === 'closed' ? new Ticket(circuit, false, this.verdicts) : undefined;
+  }
+
   private admitNow(dependency: string, circuit: Circuit): CircuitTicket {
     let probe = false;
     if (circuit.state !== 'closed') {
@@ -122,27 +161,36 @@ export class CircuitBreakers {
       circuit.state = 'half-open';
       circuit.probing = probe = true;
     }
-    let reported = false;
-    const report = (verdict: 'answered' | 'failed' | 'released') => {
-      if (reported) return;
-      reported = true;
-      if (probe) circuit.probing = false;
-      if (verdict === 'answered') {
-        circuit.failures = 0;
-        circuit.state = 'closed';
-      } else if (verdict === 'failed') {
-        circuit.failures++;
-        if (probe || circuit.failures >= this.options.failureThreshold) this.trip(circuit);
-      }
-    };
-    return { answered: () => report('answered'), failed: () => report('failed'), released: () => report('released') };
+    return new Ticket(circuit, probe, this.verdicts);
   }
+
+  /** What a ticket's report does to its circuit. */
+  private readonly verdicts = (circuit: Circuit, probe: boolean, verdict: 'answered' | 'failed' | 'released') => {
+    if (probe) circuit.probing = false;
+    if (verdict === 'answered') {
+      circuit.failures = 0;
+      circuit.state = 'closed';
+    } else if (verdict === 'failed') {
+      circuit.failures++;
+      if (probe || circuit.failures >= this.options.failureThreshold) this.trip(circuit);
+    }
+  };
 
   /** Calls `listener` when the dependency's circuit opens (to stop waiting on calls in flight); returns the unsubscribe. */
   onTrip(dependency: string, listener: () => void): () => void {
     const circuit = this.circuitOf(dependency);
     circuit.tripListeners.add(listener);
     return () => circuit.tripListeners.delete(listener);
+  }
+
+  /** `onTrip` without an unsubscribe function to make (the caller has `offTrip`). */
+  onTripWatch(dependency: string, listener: () => void): void {
+    this.circuitOf(dependency).tripListeners.add(listener);
+  }
+
+  /** Stops calling a listener given to `onTrip` or `onTripWatch`. */
+  offTrip(dependency: string, listener: () => void): void {
+    this.circuits.get(dependency)?.tripListeners.delete(listener);
   }
 
   /** Seconds until the dependency's circuit lets a probe through (at least 1). */

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import {
   BusNoRespondersError,
@@ -12,6 +13,7 @@ import {
   type IncomingEvent,
   type IncomingRequest,
 } from './bus';
+import { Deadlines, Waiting } from './deadlines';
 
 interface Responder {
   queue: string;
@@ -104,10 +106,38 @@ export function settlesEvents(bus: Bus): bus is Bus & EventSettlement {
   return typeof (bus as Partial<EventSettlement>).eventSettled === 'function';
 }
 
+/** A request waiting for its first answer, or its deadline (one shared timer structure: no timer of its own). */
+class PendingRequest extends Waiting {
+  private settled = false;
+
+  constructor(
+    private readonly subject: string,
+    private readonly timeoutMs: number,
+    private readonly deadlines: Deadlines,
+    private readonly resolve: (reply: BusReply) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    super();
+  }
+
+  readonly respond = (reply: Uint8Array, headers?: Headers): void => {
+    if (this.settled) return;
+    this.settled = true;
+    this.deadlines.cancel(this);
+    this.resolve({ data: copy(reply), headers: copyHeaders(headers) });
+  };
+
+  expire(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(new BusTimeoutError(this.subject, this.timeoutMs));
+  }
+}
+
 /** Copies bytes, so that a receiver never shares memory with the sender (as over a socket). */
-// (`slice` of the typed array, a copy, even of a Buffer whose own `slice` would share the memory;
-// a few times cheaper than `new Uint8Array(bytes)`.)
-const copy = (bytes: Uint8Array): Uint8Array => Uint8Array.prototype.slice.call(bytes);
+// (`Buffer.from` copies a short message into Node's shared pool: about ten times cheaper than an
+// array of its own, `slice` or `new Uint8Array(bytes)`, each of which allocates its own memory.)
+const copy = (bytes: Uint8Array): Uint8Array => Buffer.from(bytes);
 const copyHeaders = (headers: Headers | undefined): Headers => ({ ...(headers ?? {}) });
 
 /** Does a NATS-style subject pattern (`*`, `>`) match a subject? */
@@ -153,6 +183,8 @@ export class InProcessBus implements Bus, EventSettlement {
   private closed = false;
   private readonly lostListeners = new Set<(error: BusUnavailableError) => void>();
   private seq = 0;
+  /** The timeouts of the requests in flight. */
+  private readonly deadlines = new Deadlines();
 
   constructor(
     readonly prefix = '',
@@ -180,26 +212,10 @@ export class InProcessBus implements Bus, EventSettlement {
     const group = this.pickResponders(target);
     if (group.length === 0) throw new BusNoRespondersError(subject);
     return new Promise<BusReply>((resolve, reject) => {
-      let settled = false;
-      const timer = setTimeout(() => {
-        settled = true;
-        reject(new BusTimeoutError(subject, timeoutMs));
-      }, timeoutMs);
+      const call = new PendingRequest(subject, timeoutMs, this.deadlines, resolve, reject);
+      this.deadlines.add(timeoutMs, call);
       for (const responder of group) {
-        // Delivered on a later tick, as a socket would, so the caller never runs inside the handler.
-        setImmediate(() =>
-          responder.handler({
-            subject: target,
-            data: copy(data),
-            headers: copyHeaders(headers),
-            respond: (reply, replyHeaders) => {
-              if (settled) return;
-              settled = true;
-              clearTimeout(timer);
-              resolve({ data: copy(reply), headers: copyHeaders(replyHeaders) });
-            },
-          }),
-        );
+        this.send(responder.handler, { subject: target, data: copy(data), headers: copyHeaders(headers), respond: call.respond });
       }
     });
   }
@@ -258,21 +274,36 @@ export class InProcessBus implements Bus, EventSettlement {
     const target = subject.startsWith('_INBOX.') ? subject : this.full(subject);
     const listeners = this.listeners.get(target);
     if (!listeners) return;
-    for (const listener of listeners) this.deliveries.push(listener, { data: copy(data), headers: copyHeaders(headers) });
-    // Delivered on a later tick, as a socket would: every message published meanwhile in one go, in order.
-    if (!this.delivering) this.delivering = setImmediate(this.deliverPublished);
+    for (const listener of listeners) this.send(listener, { data: copy(data), headers: copyHeaders(headers) });
   }
 
-  /** Messages published and not yet delivered: listener, message, listener, message... */
+  /**
+   * Delivered on a later tick, as a socket would (the sender never runs inside the receiver): every
+   * request and message sent meanwhile in one go, in order, outside the senders' async contexts.
+   */
+  private send<M>(receiver: (message: M) => void, message: M): void {
+    this.deliveries.push(receiver, message);
+    this.delivering ??= setImmediate(this.deliverQueued);
+  }
+
+  /** Requests and messages sent and not yet delivered: receiver, message, receiver, message... */
   private deliveries: unknown[] = [];
   private delivering?: NodeJS.Immediate;
-  private readonly deliverPublished = () => {
+  private readonly deliverQueued = AsyncResource.bind(() => {
     const due = this.deliveries;
     this.deliveries = [];
     this.delivering = undefined;
-    for (let i = 0; i < due.length; i += 2)
-      (due[i] as (m: { data: Uint8Array; headers: Headers }) => void)(due[i + 1] as { data: Uint8Array; headers: Headers });
-  };
+    for (let i = 0; i < due.length; i += 2) {
+      try {
+        (due[i] as (message: unknown) => void)(due[i + 1]);
+      } catch (error) {
+        // One receiver's failure is its own (as when each had its own tick): the others still get theirs.
+        process.nextTick(() => {
+          throw error;
+        });
+      }
+    }
+  });
 
   async subscribe(subject: string, handler: (message: { data: Uint8Array; headers: Headers }) => void): Promise<BusSubscription> {
     this.assertOpen();

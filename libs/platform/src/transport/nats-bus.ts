@@ -5,9 +5,7 @@ import {
   DrainingConnectionError,
   headers as natsHeaders,
   nanos,
-  NoRespondersError,
-  RequestError,
-  TimeoutError,
+  type Msg,
   type MsgHdrs,
   type NatsConnection,
   type Subscription,
@@ -37,6 +35,7 @@ import {
   type IncomingEvent,
   type IncomingRequest,
 } from './bus';
+import { Deadlines, Waiting } from './deadlines';
 
 function toNatsHeaders(headers: Headers | undefined): MsgHdrs | undefined {
   if (!headers || Object.keys(headers).length === 0) return undefined;
@@ -57,6 +56,38 @@ function unsubscribeQuietly(sub: Subscription): void {
     sub.unsubscribe();
   } catch {
     // The connection is closed: so is the subscription.
+  }
+}
+
+/**
+ * A reply larger than one NATS message (the server's max_payload, 1 MB by default) goes as parts,
+ * in order, each saying how many there are in this header; the caller puts them back together.
+ * Only such replies carry it: an ordinary one has no headers to build or parse.
+ */
+export const REPLY_PARTS_HEADER = 'assistant-reply-parts';
+/** Room kept in each part for its subject and headers. */
+const PART_HEADROOM_BYTES = 8 * 1024;
+
+/** A request waiting for its reply (on the bus's one reply subscription) or for its deadline. */
+class NatsRequest extends Waiting {
+  /** The parts of a reply that comes in several, so far. */
+  parts?: Uint8Array[];
+
+  constructor(
+    readonly token: string,
+    readonly subject: string,
+    readonly timeoutMs: number,
+    private readonly pending: Map<string, NatsRequest>,
+    readonly resolve: (reply: BusReply) => void,
+    readonly reject: (error: Error) => void,
+  ) {
+    super();
+  }
+
+  expire(): void {
+    if (this.pending.get(this.token) !== this) return;
+    this.pending.delete(this.token);
+    this.reject(new BusTimeoutError(this.subject, this.timeoutMs));
   }
 }
 
@@ -95,6 +126,11 @@ export class NatsBus implements Bus {
   private readonly lostListeners = new Set<(error: BusUnavailableError) => void>();
   private streamReady?: Promise<void>;
   private up = true;
+  /** Requests waiting for their reply, by token (the last part of their reply subject). */
+  private readonly pending = new Map<string, NatsRequest>();
+  private readonly deadlines = new Deadlines();
+  private nextToken = 0;
+  private replyPrefix?: string;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -157,6 +193,7 @@ export class NatsBus implements Bus {
     if (!this.up) return;
     this.up = false;
     const error = new BusUnavailableError(detail);
+    this.failPending(error);
     for (const listener of [...this.lostListeners]) listener(error);
   }
 
@@ -174,31 +211,78 @@ export class NatsBus implements Bus {
     return this.prefix ? `${EVENT_STREAM_NAME}_${this.prefix.toUpperCase()}` : EVENT_STREAM_NAME;
   }
 
-  /** Fails at once while the connection is down, and as soon as it drops while waiting for the answer. */
-  async request(subject: string, data: Uint8Array, headers: Headers, timeoutMs: number): Promise<BusReply> {
-    if (!this.connected) throw this.unavailable();
-    let stopWatching = () => {};
-    const dropped = new Promise<never>((_, reject) => {
-      stopWatching = this.onConnectionLost(reject);
+  /**
+   * Fails at once while the connection is down, and as soon as it drops while waiting for the answer.
+   * The reply comes to the bus's one reply subscription (`<inbox>.*`, a token per request), as with
+   * `nc.request`'s muxed inbox, but with a shared timer structure for the deadlines and nothing else
+   * made per call (the client's request makes a timer, three promises and an Error it throws away).
+   */
+  request(subject: string, data: Uint8Array, headers: Headers, timeoutMs: number): Promise<BusReply> {
+    if (!this.connected) return Promise.reject(this.unavailable());
+    const replyPrefix = this.replyPrefix ?? this.subscribeReplies();
+    const token = (this.nextToken++).toString(36);
+    return new Promise<BusReply>((resolve, reject) => {
+      const call = new NatsRequest(token, subject, timeoutMs, this.pending, resolve, reject);
+      this.pending.set(token, call);
+      this.deadlines.add(timeoutMs, call);
+      this.send(this.full(subject), data, { reply: `${replyPrefix}${token}`, headers: toNatsHeaders(headers) }, call);
     });
+  }
+
+  /** The one subscription every reply comes to: `<inbox>.<token>`. Returns the subjects' prefix. */
+  private subscribeReplies(): string {
+    const prefix = `${createInbox()}.`;
+    this.nc.subscribe(`${prefix}*`, {
+      callback: (error, msg) => {
+        if (!error) this.replied(msg, prefix.length);
+      },
+    });
+    this.replyPrefix = prefix;
+    return prefix;
+  }
+
+  private replied(msg: Msg, prefixLength: number): void {
+    const call = this.pending.get(msg.subject.slice(prefixLength));
+    if (!call) return; // timed out, or failed with the connection
+    const parts = msg.headers?.get(REPLY_PARTS_HEADER);
+    if (parts) {
+      // A part of a large reply: kept (copied: the message's bytes are the client's) until the last comes.
+      (call.parts ??= []).push(Uint8Array.prototype.slice.call(msg.data));
+      if (call.parts.length < Number(parts)) return;
+      this.pending.delete(call.token);
+      this.deadlines.cancel(call);
+      const headers = fromNatsHeaders(msg.headers);
+      delete headers[REPLY_PARTS_HEADER];
+      call.resolve({ data: Buffer.concat(call.parts), headers });
+      return;
+    }
+    this.pending.delete(call.token);
+    this.deadlines.cancel(call);
+    // The server's answer when nobody serves the subject: an empty message with status 503.
+    if (msg.data.length === 0 && msg.headers?.code === 503) call.reject(new BusNoRespondersError(call.subject));
+    else call.resolve({ data: msg.data, headers: fromNatsHeaders(msg.headers) });
+  }
+
+  /** Fails every request waiting for a reply (the connection is gone: the replies will not come). */
+  private failPending(error: BusUnavailableError): void {
+    for (const call of this.pending.values()) {
+      this.deadlines.cancel(call);
+      call.reject(error);
+    }
+    this.pending.clear();
+  }
+
+  /** Publishes a request (failing it when that cannot be done) or a reply (dropped then: its caller times out). */
+  private send(subject: string, data: Uint8Array, options: { reply?: string; headers?: MsgHdrs }, call?: NatsRequest): void {
     try {
-      const reply = await Promise.race([
-        this.nc.request(this.full(subject), data, { timeout: timeoutMs, headers: toNatsHeaders(headers) }),
-        dropped,
-      ]);
-      return { data: reply.data, headers: fromNatsHeaders(reply.headers) };
+      this.nc.publish(subject, data, options);
     } catch (error) {
-      if (error instanceof BusUnavailableError) throw error;
-      if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
-        throw new BusNoRespondersError(subject);
-      }
-      if (error instanceof TimeoutError || (error instanceof RequestError && error.cause instanceof TimeoutError)) {
-        throw new BusTimeoutError(subject, timeoutMs);
-      }
-      if (error instanceof ClosedConnectionError || error instanceof DrainingConnectionError) throw this.unavailable();
-      throw error;
-    } finally {
-      stopWatching();
+      if (!call || this.pending.get(call.token) !== call) return;
+      this.pending.delete(call.token);
+      this.deadlines.cancel(call);
+      call.reject(
+        error instanceof ClosedConnectionError || error instanceof DrainingConnectionError ? this.unavailable() : (error as Error),
+      );
     }
   }
 
@@ -212,12 +296,25 @@ export class NatsBus implements Bus {
           data: msg.data,
           headers: fromNatsHeaders(msg.headers),
           respond: (reply, replyHeaders) => {
-            msg.respond(reply, { headers: toNatsHeaders(replyHeaders) });
+            if (msg.reply) this.reply(msg.reply, reply, replyHeaders);
           },
         });
       },
     });
     return this.track(sub);
+  }
+
+  /** Answers a request: in one message, or in parts when it is larger than the server takes (REPLY_PARTS_HEADER). */
+  private reply(subject: string, data: Uint8Array, headers: Headers | undefined): void {
+    const partBytes = Math.max(PART_HEADROOM_BYTES, (this.nc.info?.max_payload ?? 1024 * 1024) - PART_HEADROOM_BYTES);
+    if (data.length <= partBytes) {
+      this.send(subject, data, { headers: toNatsHeaders(headers) });
+      return;
+    }
+    const count = Math.ceil(data.length / partBytes);
+    const partHeaders = toNatsHeaders({ ...headers, [REPLY_PARTS_HEADER]: String(count) });
+    for (let start = 0; start < data.length; start += partBytes)
+      this.send(subject, data.subarray(start, start + partBytes), { headers: partHeaders });
   }
 
   /** Fire and forget, as NATS is: buffered while reconnecting, dropped once the connection is closed. */

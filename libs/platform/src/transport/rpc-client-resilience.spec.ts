@@ -57,6 +57,10 @@ describe('RpcClient: a dead or frozen dependency is not waited on', () => {
     // Another service is not concerned.
     await expect(client.call(OTHER, {}, caller)).resolves.toEqual({ n: 1 });
     expect(client.isKnownDown(OTHER.subject)).toBe(false);
+    // The call given up on when the circuit opened is answered late: that does not close the circuit.
+    frozen[0].respond(encode({ ok: true, data: { n: 2 } }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(client.isKnownDown(READ.subject)).toBe(true);
   });
 
   it('a service that answers with an error of its own (a 503: its database is away) is there: its circuit stays closed', async () => {

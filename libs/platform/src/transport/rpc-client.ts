@@ -19,8 +19,10 @@ import {
   STREAM_CANCEL_SUFFIX,
   decodeOrUndefined,
   encode,
+  parseOkReplyEnvelope,
   ReplyEnvelopeSchema,
   StreamAcceptedSchema,
+  type ReplyEnvelope,
   type RequestEnvelope,
 } from './codec';
 import { CircuitBreakers, CircuitOpenError, type CircuitBreakerOptions, type CircuitTicket } from './circuit-breaker';
@@ -63,6 +65,37 @@ function serviceOf(subject: string): string {
 }
 
 const NO_TICKET: CircuitTicket = { answered: () => undefined, failed: () => undefined, released: () => undefined };
+
+/**
+ * A call let through a circuit: its ticket, plus whether it has its own outcome (a call whose own
+ * timeout opened the circuit keeps its timeout, and is not told the circuit opened).
+ */
+class GuardedCall implements CircuitTicket {
+  private decided = false;
+
+  constructor(
+    private readonly ticket: CircuitTicket,
+    private readonly onTrip: () => void,
+  ) {}
+
+  readonly tripped = (): void => {
+    if (!this.decided) this.onTrip();
+  };
+
+  answered(): void {
+    this.decided = true;
+    this.ticket.answered();
+  }
+
+  failed(): void {
+    this.decided = true;
+    this.ticket.failed();
+  }
+
+  released(): void {
+    this.ticket.released();
+  }
+}
 
 /** No acceptance of a stream within its deadline: nobody took it (the service died or froze). */
 class StreamNotAccepted extends Error {}
@@ -114,7 +147,7 @@ export class RpcClient {
       { 'messaging.system': this.bus.kind, 'rpc.method': contract.subject },
       async () => {
         const envelope = await this.guarded(contract.subject, (ticket) =>
-          this.send(contract.subject, { caller, data }, this.headersFor(caller), timeoutMs, ticket),
+          this.send(contract.subject, { caller, data }, this.headersFor(), timeoutMs, ticket),
         );
         if (!envelope.ok) throw new RpcCallError(envelope.error, contract.subject);
         return this.parseBody(contract.subject, contract.response, envelope.data) as ResponseOf<C>;
@@ -126,35 +159,57 @@ export class RpcClient {
    * Runs `work` through the circuit of the subject's service: refused at once (503) while it is
    * open, and given up on (503) as soon as it opens while `work` waits.
    */
-  private async guarded<T>(subject: string, work: (ticket: CircuitTicket) => Promise<T>): Promise<T> {
+  private guarded<T>(subject: string, work: (ticket: CircuitTicket) => Promise<T>): Promise<T> {
     if (!this.breakers) return work(NO_TICKET);
     const service = serviceOf(subject);
+    // Closed (the usual case): let through at once, without waiting on a promise.
+    const ticket = this.breakers.admitAtOnce(service);
+    return ticket ? this.watched(subject, service, ticket, work) : this.admitted(subject, service, work);
+  }
+
+  private async admitted<T>(subject: string, service: string, work: (ticket: CircuitTicket) => Promise<T>): Promise<T> {
     let ticket: CircuitTicket;
     try {
-      ticket = await this.breakers.admit(service);
+      ticket = await this.breakers!.admit(service);
     } catch (error) {
       if (error instanceof CircuitOpenError) throw this.circuitOpen(subject, error.retryAfterSeconds);
       throw error;
     }
-    // A call that has its own outcome (its own timeout opened the circuit) keeps it.
-    let decided = false;
-    const own: CircuitTicket = {
-      answered: () => ((decided = true), ticket.answered()),
-      failed: () => ((decided = true), ticket.failed()),
-      released: () => ticket.released(),
-    };
-    let stopWatching = () => {};
-    const tripped = new Promise<never>((_, reject) => {
-      stopWatching = this.breakers!.onTrip(service, () => {
-        if (!decided) reject(this.circuitOpen(subject, this.breakers!.retryAfterSeconds(service)));
+    return this.watched(subject, service, ticket, work);
+  }
+
+  /** Runs `work` with its ticket; the circuit opening meanwhile fails it at once (unless it has its own outcome). */
+  private watched<T>(subject: string, service: string, ticket: CircuitTicket, work: (ticket: CircuitTicket) => Promise<T>): Promise<T> {
+    const breakers = this.breakers!;
+    return new Promise<T>((resolve, reject) => {
+      // Over (answered, failed, or given up on when the circuit opened): what comes later does not count.
+      const done = () => {
+        breakers.offTrip(service, call.tripped);
+        ticket.released(); // a no-op when the outcome was reported
+      };
+      const call = new GuardedCall(ticket, () => {
+        done();
+        reject(this.circuitOpen(subject, breakers.retryAfterSeconds(service)));
       });
+      breakers.onTripWatch(service, call.tripped);
+      let running: Promise<T>;
+      try {
+        running = work(call);
+      } catch (error) {
+        done();
+        return reject(error);
+      }
+      running.then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
     });
-    try {
-      return await Promise.race([work(own), tripped]);
-    } finally {
-      stopWatching();
-      ticket.released(); // a no-op when the outcome was reported
-    }
   }
 
   /**
@@ -220,7 +275,7 @@ export class RpcClient {
       const inbox = this.bus.createInbox();
       const subscription = await this.subscribe(contract.subject, inbox, frames);
       try {
-        const accepted = await this.accept(contract.subject, { caller, data }, this.headersFor(caller, span), inbox, timeoutMs, options);
+        const accepted = await this.accept(contract.subject, { caller, data }, this.headersFor(span), inbox, timeoutMs, options);
         if (!accepted.ok) throw new RpcCallError(accepted.error, contract.subject);
         open = true;
         const terms = StreamAcceptedSchema.safeParse(accepted.data);
@@ -330,8 +385,14 @@ export class RpcClient {
     );
   }
 
-  private headersFor(caller: Caller, span?: OpenSpan): Headers {
-    return injectTraceContext({ [BUS_HEADERS.requestId]: caller.request_id || randomUUID() }, span?.context);
+  /**
+   * A call's headers: the trace context, when something traces (nothing otherwise). The request id
+   * is not repeated here: it is the envelope's (`caller.request_id`, required by its schema), which the
+   * service takes when no `x-request-id` header came. Over NATS a message without headers is a plain
+   * `PUB` the client neither encodes nor parses headers for (a few µs of a call's CPU on each end).
+   */
+  private headersFor(span?: OpenSpan): Headers {
+    return injectTraceContext({}, span?.context);
   }
 
   /**
@@ -392,7 +453,10 @@ export class RpcClient {
     return this.parseDecoded(subject, decodeOrUndefined(reply.data));
   }
 
-  private parseDecoded(subject: string, decoded: unknown) {
+  private parseDecoded(subject: string, decoded: unknown): ReplyEnvelope {
+    // An answer (the usual case) passes the hand-written check; an error, or anything else, the schema.
+    const answer = parseOkReplyEnvelope(decoded);
+    if (answer) return answer;
     const parsed = ReplyEnvelopeSchema.safeParse(decoded);
     if (!parsed.success) {
       throw new RpcCallError(

@@ -52,10 +52,13 @@ export class StreamInbox {
   private lastSignAt: number;
   private silentLimitMs?: number;
   private ticker: { cancel(): void };
+  private lastCheckAt: number;
+  /** The last check found this process had been stalled and left its judgement to the next one. */
+  private deferred = false;
 
   constructor(private readonly options: StreamInboxOptions) {
     this.clock = options.clock ?? systemClock;
-    this.lastFrameAt = this.lastSignAt = this.clock.now();
+    this.lastFrameAt = this.lastSignAt = this.lastCheckAt = this.clock.now();
     this.ticker = this.clock.every(this.tickMs(), () => this.check());
   }
 
@@ -124,6 +127,18 @@ export class StreamInbox {
   private check(): void {
     if (this.failure) return;
     const now = this.clock.now();
+    const sinceCheck = now - this.lastCheckAt;
+    this.lastCheckAt = now;
+    // This process was stalled (its event loop held for over two ticks: a long task, a pause for
+    // garbage collection, a loaded machine): what the producer sent meanwhile may still wait in the
+    // socket, unread, since timers run before the poll for I/O. The silence is this process's own,
+    // so the judgement waits for the next tick, after that I/O has been read. Never twice in a
+    // row: a process that stays this loaded still notices a dead producer, one tick later.
+    if (sinceCheck > 2 * this.tickMs() && !this.deferred) {
+      this.deferred = true;
+      return;
+    }
+    this.deferred = false;
     const silentMs = now - this.lastSignAt;
     if (this.silentLimitMs !== undefined && silentMs > this.silentLimitMs) return this.fail(this.options.failure('silent', silentMs));
     if (this.waitingSince !== undefined && now - Math.max(this.waitingSince, this.lastFrameAt) > this.options.idleTimeoutMs) {

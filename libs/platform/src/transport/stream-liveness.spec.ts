@@ -34,6 +34,18 @@ class ManualClock implements Clock {
     this.time = end;
   }
 
+  /**
+   * The process stalls for `ms` (its event loop held): no tick runs meanwhile; then each timer that
+   * fell due ticks once, as Node runs a late interval once and schedules the next from then.
+   */
+  stall(ms: number): void {
+    this.time += ms;
+    for (const timer of [...this.timers].filter((t) => t.due <= this.time)) {
+      timer.due = this.time + timer.ms;
+      timer.tick();
+    }
+  }
+
   get timersRunning(): number {
     return this.timers.size;
   }
@@ -83,6 +95,30 @@ describe('StreamInbox (the consumer of a stream)', () => {
     clock.advance(700);
     await expect(next).rejects.toMatchObject({ why: 'silent' });
     expect(clock.timersRunning).toBe(0);
+  });
+
+  it("takes a stall of its own process for no producer's silence: the heartbeats that waited unread are heard first", async () => {
+    const clock = new ManualClock();
+    const stream = inbox(clock);
+    stream.watch(1_000, 3);
+    stream.receive(heartbeat(0), new Uint8Array());
+    clock.advance(900);
+    // Blocked for 5 s: the producer's heartbeats of that time wait in the socket, read after the timers.
+    clock.stall(5_000);
+    stream.receive(heartbeat(0), new Uint8Array());
+    clock.advance(2_500);
+    stream.receive(frame(0, true), bytes('still here'));
+    expect(text((await stream.take()).data)).toBe('still here');
+  });
+
+  it('still fails a dead producer while its own process keeps stalling, one tick later at most', async () => {
+    const clock = new ManualClock();
+    const stream = inbox(clock);
+    stream.watch(1_000, 3);
+    const taken = stream.take().catch((error: StreamFailed) => error.why);
+    clock.stall(4_000); // deferred: this process was stalled
+    clock.stall(4_000); // stalled again, but judged this time: nothing came
+    expect(await taken).toBe('silent');
   });
 
   it('keeps a quiet stream alive as long as heartbeats come, until the idle limit', async () => {

@@ -58,7 +58,8 @@ describe('conversation search on PostgreSQL', () => {
         metadata: {},
       });
       const reply = chats.newMessage({ ...message, id: randomUUID(), sender: 'assistant', authorUserId: null, content: '' });
-      const started = await chats.addMessageWithReply(message, reply, c.id, 60_000);
+      const started = await chats.addMessageWithReply(message, reply, 60_000);
+      if (started.missing) throw new Error(`The ${started.missing} was not found`);
       await chats.finishReply(Object.assign(started.reply, { content: 'Noted.', status: 'complete' as const }), c.id, null);
       ids.push(message.id);
       previous = started.reply.id;
@@ -107,6 +108,23 @@ describe('conversation search on PostgreSQL', () => {
     const results = await found(alice, 'kayak');
     expect(results.map((r) => r.chat_id)).toEqual([titled.id, inside.id]);
     expect(results[0]).toMatchObject({ conversation_title: 'Kayak trip planning' });
+  });
+
+  it('says which project a result is in, matched by its title or by a message', async () => {
+    const projectId = randomUUID();
+    await db.source.query("INSERT INTO project (id, user_id, name) VALUES ($1, $2, 'Garden')", [projectId, alice]);
+    const titled = await conversation(alice, 'Tomato seedlings', ['When to plant?']);
+    const inside = await conversation(alice, null, ['My tomato plants wilt']);
+    const loose = await conversation(alice, 'Tomato soup', []);
+    await db.source.query('UPDATE conversation SET project_id = $1 WHERE id = ANY($2)', [projectId, [titled.id, inside.id]]);
+    const results = await found(alice, 'tomato');
+    expect(new Map(results.map((r) => [r.chat_id, r.project_id]))).toEqual(
+      new Map([
+        [titled.id, projectId],
+        [inside.id, projectId],
+        [loose.id, null],
+      ]),
+    );
   });
 
   it('answers nothing for a query without a word, and survives operators and quotes as text', async () => {

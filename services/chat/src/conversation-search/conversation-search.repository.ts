@@ -9,12 +9,14 @@ export interface MessageHitRow {
   content: string;
   created_at: Date;
   title: string | null;
+  project_id: string | null;
 }
 
 export interface TitleHitRow {
   id: string;
   title: string;
   created_at: Date;
+  project_id: string | null;
 }
 
 /** How many of the user's most recent matches are ranked. */
@@ -44,7 +46,7 @@ const MESSAGES: Source = {
 };
 const TITLES: Source = {
   table: 'conversation',
-  columns: 'id, title, created_at, last_message_at, search',
+  columns: 'id, title, created_at, last_message_at, project_id, search',
   order: 'last_message_at DESC NULLS LAST, created_at DESC',
   newest: 2_000,
   fromIndexBelow: 1_000,
@@ -161,7 +163,7 @@ export class ConversationSearchRepository {
     return this.dataSource.query(
       `WITH recent AS (${recent}),
        best AS (SELECT id, ts_rank_cd(search, $2::tsquery, 1) AS rank, created_at FROM recent ORDER BY rank DESC, created_at DESC LIMIT $3)
-       SELECT m.id, m.chat_id, m.sender, m.content, m.created_at, c.title
+       SELECT m.id, m.chat_id, m.sender, m.content, m.created_at, c.title, c.project_id
        FROM best JOIN message m ON m.id = best.id JOIN conversation c ON c.id = m.chat_id AND c.user_id = $1::text::uuid AND c.expires_at IS NULL
        ORDER BY best.rank DESC, best.created_at DESC`,
       [userId, owned.query, limit, by],
@@ -174,7 +176,7 @@ export class ConversationSearchRepository {
     const recent = candidates(TITLES, plan);
     return this.dataSource.query(
       `WITH recent AS (${recent})
-       SELECT id, title, created_at FROM recent ORDER BY ts_rank_cd(search, $2::tsquery, 1) DESC, last_message_at DESC NULLS LAST LIMIT $3`,
+       SELECT id, title, created_at, project_id FROM recent ORDER BY ts_rank_cd(search, $2::tsquery, 1) DESC, last_message_at DESC NULLS LAST LIMIT $3`,
       [userId, owned.query, limit, by],
     );
   }

@@ -35,6 +35,7 @@ export class ConversationSearchService {
       best.set(m.chat_id, {
         chat_id: m.chat_id,
         conversation_title: m.title,
+        project_id: m.project_id,
         message_id: m.id,
         sender: m.sender,
         snippet,
@@ -52,6 +53,7 @@ export class ConversationSearchService {
         : {
             chat_id: t.id,
             conversation_title: t.title,
+            project_id: t.project_id,
             message_id: null,
             sender: null,
             snippet: t.title,

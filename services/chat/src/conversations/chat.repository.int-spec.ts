@@ -7,6 +7,7 @@ import { chatMigrations } from '../migrations';
 import { ShareEntity } from './share.entity';
 import { ChatRepository, type ExchangeCompleted } from './chat.repository';
 import { ConversationEntity } from './conversation.entity';
+import { ConversationsService } from './conversations.service';
 
 const log = { warn: () => undefined, error: () => undefined };
 const LEASE_MS = 60_000;
@@ -35,7 +36,7 @@ describe('ChatRepository on PostgreSQL', () => {
 
   afterAll(() => db?.drop());
 
-  async function conversationOf(userId = randomUUID(), fields: { expiresAt?: Date | null } = {}) {
+  async function conversationOf(userId: string = randomUUID(), fields: { expiresAt?: Date | null } = {}) {
     return chats.createConversation(chats.newConversation({ id: randomUUID(), userId, title: null, ...fields }));
   }
 
@@ -68,12 +69,10 @@ describe('ChatRepository on PostgreSQL', () => {
     });
 
   async function started(conversation: ConversationEntity, content = 'Hello', previous: string | null = null) {
-    return chats.addMessageWithReply(
-      userMessage(conversation, content, previous),
-      replyTo(userMessage(conversation)),
-      conversation.id,
-      LEASE_MS,
-    );
+    const message = userMessage(conversation, content, previous);
+    const start = await chats.addMessageWithReply(message, replyTo(message), LEASE_MS);
+    if (start.missing) throw new Error(`The ${start.missing} was not found`);
+    return start;
   }
 
   const exchangeOf = (conversation: ConversationEntity, message: MessageEntity, reply: MessageEntity): ExchangeCompleted => ({
@@ -117,6 +116,49 @@ describe('ChatRepository on PostgreSQL', () => {
       // Its conversation is known (a hang-up or a stop names the reply).
       expect(await chats.chatOfMessage(conversation.userId, reply.id)).toBe(conversation.id);
       expect(await chats.chatOfMessage(randomUUID(), reply.id)).toBeNull();
+    });
+
+    it('reads the conversation and its written history in the same statement, the new message last', async () => {
+      const conversation = await conversationOf();
+      const first = await started(conversation, 'First');
+      await chats.finishReply(Object.assign(first.reply, { content: 'Answer', status: 'complete' as const }), conversation.id, null);
+      const pending = await started(conversation, 'Second', first.reply.id);
+
+      const message = userMessage(conversation, 'Third');
+      const third = await chats.addMessageWithReply(message, replyTo(message), LEASE_MS, { follow: true });
+      if (third.missing) throw new Error(`The ${third.missing} was not found`);
+
+      // It follows the active message (the second one); the replies still streaming are not in the history.
+      expect(third.message.previousMessageId).toBe(pending.message.id);
+      expect(third.history.map((m) => m.content)).toEqual(['First', 'Answer', 'Second', 'Third']);
+      expect(third.history.map((m) => m.id)).toEqual((await chats.chatMessages(conversation.id)).map((m) => m.id));
+      expect(third.history[1]).toMatchObject({ sender: 'assistant', status: 'complete', previousMessageId: first.message.id });
+      expect(third.history[1].createdAt).toBeInstanceOf(Date);
+      expect(third.history[1].createdAt.getTime()).toBe(
+        (await chats.findMessage(conversation.userId, first.reply.id))?.createdAt.getTime(),
+      );
+      expect(third.conversation).toMatchObject({ id: conversation.id, userId: conversation.userId, lastActiveMessageId: message.id });
+    });
+
+    it("writes nothing in someone else's conversation, or after a message that is not one of the conversation's", async () => {
+      const conversation = await conversationOf();
+      const elsewhere = await started(await conversationOf(conversation.userId), 'Elsewhere');
+      const theirs = await started(await conversationOf(), 'Theirs');
+      const stranger = chats.newConversation({ id: conversation.id, userId: randomUUID(), title: null });
+
+      const tried = async (to: ConversationEntity, previous: string | null) => {
+        const message = userMessage(to, 'Hi', previous);
+        return chats.addMessageWithReply(message, replyTo(message), LEASE_MS);
+      };
+      expect(await tried(stranger, null)).toEqual({ missing: 'conversation' });
+      expect(await tried(conversation, elsewhere.message.id)).toEqual({ missing: 'previous message' });
+      expect(await tried(conversation, theirs.message.id)).toEqual({ missing: 'previous message' });
+      expect(await tried(conversation, randomUUID())).toEqual({ missing: 'previous message' });
+      // A reply still being written is not a message to follow either.
+      const own = await started(conversation, 'Mine');
+      expect(await tried(conversation, own.reply.id)).toEqual({ missing: 'previous message' });
+      const rows: unknown[] = await source.query('SELECT 1 FROM message WHERE chat_id = $1', [conversation.id]);
+      expect(rows).toHaveLength(2);
     });
 
     it('writes nothing for an account deleted before the statement', async () => {
@@ -238,7 +280,15 @@ describe('ChatRepository on PostgreSQL', () => {
       expect(await chats.isUntitled(conversation.userId, conversation.id)).toBe(true);
       const eventId = `title:${randomUUID()}`;
 
+      // Another user's event names nothing of this user's.
+      expect(await chats.isUntitled(randomUUID(), conversation.id)).toBe(false);
+      expect(await chats.titleOnce(`title:${randomUUID()}`, randomUUID(), conversation.id, 'Not theirs')).toBe(false);
+
       expect(await chats.titleOnce(eventId, conversation.userId, conversation.id, 'Trip to Lisbon')).toBe(true);
+      const titled = await chats.findConversation(conversation.userId, conversation.id);
+      expect(titled?.title).toBe('Trip to Lisbon');
+      expect(titled!.updatedAt.getTime()).toBeGreaterThan(conversation.updatedAt.getTime());
+      expect(await chats.isUntitled(conversation.userId, conversation.id)).toBe(false);
       await source.query('UPDATE conversation SET title = NULL WHERE id = $1', [conversation.id]);
       // The same event redelivered: applied once, so the cleared title stays cleared.
       expect(await chats.titleOnce(eventId, conversation.userId, conversation.id, 'Trip to Lisbon')).toBe(false);
@@ -251,6 +301,151 @@ describe('ChatRepository on PostgreSQL', () => {
       await chats.saveConversation(conversation);
       expect(await chats.titleOnce(`title:${randomUUID()}`, conversation.userId, conversation.id, 'Generated')).toBe(false);
       expect((await chats.findConversation(conversation.userId, conversation.id))?.title).toBe('Mine');
+    });
+  });
+
+  describe('the paged read of a branch', () => {
+    /** A message stored after `previous` (each later than the last: its own statement's now()). */
+    const say = (conversation: ConversationEntity, sender: 'user' | 'assistant', previous: MessageEntity | null, content: string) =>
+      chats.saveMessage(
+        chats.newMessage({
+          ...(sender === 'user' ? userMessage(conversation, content, previous?.id ?? null) : replyTo(previous!)),
+          content,
+        }),
+      );
+
+    /**
+     * Six exchanges, the second answered twice (b2 after a2) with a branch of its own (u3b → a3b);
+     * the active branch goes through a2 to a6. A reply to a6 is still being written.
+     */
+    async function branched() {
+      const conversation = await conversationOf();
+      const chain: MessageEntity[] = [];
+      let previous: MessageEntity | null = null;
+      let b2: MessageEntity | null = null;
+      let a3b: MessageEntity | null = null;
+      for (let i = 1; i <= 6; i++) {
+        const user = await say(conversation, 'user', previous, `question ${i}`);
+        const reply = await say(conversation, 'assistant', user, `answer ${i}`);
+        chain.push(user, reply);
+        if (i === 2) {
+          b2 = await say(conversation, 'assistant', user, 'another answer 2');
+          a3b = await say(conversation, 'assistant', await say(conversation, 'user', b2, 'question 3b'), 'answer 3b');
+        }
+        previous = reply;
+      }
+      conversation.lastActiveMessageId = previous!.id;
+      await chats.saveConversation(conversation);
+      await started(conversation, 'question 7', previous!.id);
+      return { conversation, chain, b2: b2!, a3b: a3b! };
+    }
+
+    const pages = () => new ConversationsService(chats, { CHAT_TEMPORARY_CHAT_TTL_SECONDS: 60 }, { find: async () => null });
+    const as = (userId: string) => ({ user_id: userId, is_anon: false, session_id: 's', request_id: 'r' }) as never;
+    const ids = (page: { messages: { message_id: string }[] }) => page.messages.map((m) => m.message_id);
+
+    it('reads the shape of the conversation, the reply being written marked as such (a live lease only), and the words of only the messages asked for', async () => {
+      const { conversation, chain, b2 } = await branched();
+      const { nodes: tree, lastActiveMessageId } = await chats.messageTree(conversation.userId, conversation.id);
+      // Where the conversation ends, read in the same statement: the user message of the reply streaming.
+      expect(lastActiveMessageId).toBe(tree.find((node) => node.writing)!.previousMessageId);
+      // 12 of the active branch, b2, u3b, a3b, the user message of the reply streaming, and that reply.
+      expect(tree).toHaveLength(17);
+      const question7 = tree.find(
+        (node) => node.sender === 'user' && !chain.some((m) => m.id === node.id) && node.previousMessageId === chain[11].id,
+      );
+      expect(tree.filter((node) => node.writing)).toEqual([
+        expect.objectContaining({ sender: 'assistant', previousMessageId: question7!.id, writing: { content: expect.any(String) } }),
+      ]);
+      expect(tree.filter((node) => node.id !== tree.find((n) => n.writing)!.id).every((node) => node.writing === undefined)).toBe(true);
+      expect(tree.find((node) => node.id === b2.id)).toMatchObject({ previousMessageId: chain[2].id, sender: 'assistant', hidden: false });
+      // Its lease run out (its process gone): not being written any more, and not on a branch until recovered.
+      await source.query("UPDATE message SET lease_expires_at = now() - interval '1 second' WHERE chat_id = $1 AND status = 'streaming'", [
+        conversation.id,
+      ]);
+      expect((await chats.messageTree(conversation.userId, conversation.id)).nodes).toHaveLength(16);
+      const read = await chats.messagesIn(conversation.userId, conversation.id, [chain[5].id, chain[0].id, randomUUID()]);
+      expect(read.map((m) => m.content)).toEqual(['answer 3', 'question 1']);
+      expect(await chats.messageTree(randomUUID(), conversation.id)).toEqual({ nodes: [], lastActiveMessageId: null });
+      expect(await chats.messagesIn(randomUUID(), conversation.id, [chain[0].id])).toEqual([]);
+    });
+
+    it('says whether one of some messages has a file attached: only among those, only the owner’s', async () => {
+      const { conversation, chain } = await branched();
+      const file = { object_store_object_id: 'file-of-question-3', mime_type: 'image/png' };
+      await source.query(`UPDATE message SET metadata = jsonb_set(metadata, '{files}', $2::jsonb) WHERE id = $1`, [
+        chain[4].id,
+        JSON.stringify([{ object_store_object_id: 'another', mime_type: 'image/png' }, file]),
+      ]);
+      const has = (ids: string[], objectId = file.object_store_object_id, userId = conversation.userId) =>
+        chats.anyHasFile(userId, conversation.id, ids, objectId);
+      expect(await has(chain.map((m) => m.id))).toBe(true);
+      expect(await has([chain[4].id], 'another')).toBe(true);
+      expect(await has(chain.filter((m) => m !== chain[4]).map((m) => m.id))).toBe(false);
+      expect(
+        await has(
+          chain.map((m) => m.id),
+          'file-of-question',
+        ),
+      ).toBe(false);
+      expect(
+        await has(
+          chain.map((m) => m.id),
+          file.object_store_object_id,
+          randomUUID(),
+        ),
+      ).toBe(false);
+      expect(await has([])).toBe(false);
+    });
+
+    it('pages the active branch back to its start, each message of several versions with where each leads', async () => {
+      const { conversation, chain, b2, a3b } = await branched();
+      const owner = as(conversation.userId);
+      const newest = await pages().page(owner, { chat_id: conversation.id, limit: 5 });
+      const active = [...chain.map((m) => m.id)];
+      // The conversation points at the user message of the reply being written: the page ends there.
+      const question7 = newest.leaf_id!;
+      expect(ids(newest)).toEqual([...active.slice(-4), question7]);
+      expect(newest.has_more).toBe(true);
+      const middle = await pages().page(owner, { chat_id: conversation.id, before: newest.messages[0].message_id, limit: 5 });
+      expect(ids(middle)).toEqual(active.slice(-9, -4));
+      const oldest = await pages().page(owner, { chat_id: conversation.id, before: middle.messages[0].message_id, limit: 5 });
+      expect(ids(oldest)).toEqual(active.slice(0, 3));
+      expect(oldest.has_more).toBe(false);
+      expect(oldest.versions).toEqual([]);
+      expect(middle.versions).toEqual([
+        {
+          message_id: chain[3].id,
+          versions: [
+            { message_id: chain[3].id, leaf_id: question7 },
+            { message_id: b2.id, leaf_id: a3b.id },
+          ],
+        },
+      ]);
+      const other = await pages().page(owner, { chat_id: conversation.id, through: b2.id, limit: 50 });
+      expect(other.leaf_id).toBe(a3b.id);
+      expect(other.messages.map((m) => m.content)).toEqual([
+        'question 1',
+        'answer 1',
+        'question 2',
+        'another answer 2',
+        'question 3b',
+        'answer 3b',
+      ]);
+    });
+
+    it("refuses another user's conversation and a cursor from another user's conversation as not found", async () => {
+      const { conversation, chain } = await branched();
+      const theirs = await branched();
+      const owner = as(conversation.userId);
+      await expect(pages().page(as(randomUUID()), { chat_id: conversation.id, limit: 5 })).rejects.toMatchObject({ status: 404 });
+      await expect(pages().page(owner, { chat_id: conversation.id, before: theirs.chain[3].id, limit: 5 })).rejects.toMatchObject({
+        status: 404,
+        detail: 'Message not found',
+      });
+      await expect(pages().page(owner, { chat_id: theirs.conversation.id, before: chain[3].id, limit: 5 })).rejects.toMatchObject({
+        status: 404,
+      });
     });
   });
 

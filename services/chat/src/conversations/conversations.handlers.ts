@@ -39,6 +39,11 @@ export class ConversationsHandlers {
     return this.conversations.messages(caller, data.chat_ids);
   }
 
+  @RpcHandler(CHAT_RPC.page)
+  page({ caller, data }: RpcInput<typeof CHAT_RPC.page>) {
+    return this.conversations.page(caller, data);
+  }
+
   @RpcHandler(CHAT_RPC.feedback)
   feedback({ caller, data }: RpcInput<typeof CHAT_RPC.feedback>) {
     return this.conversations.feedback(caller, data);

@@ -47,6 +47,20 @@ describe('ConversationsService', () => {
     repo.seed(chat, u1, a1, a1b, u2, a2);
     return { chat, u1, a1, a1b, u2, a2 };
   };
+  /** A reply a process is writing now (its row streaming, its lease alive), with its text so far. */
+  const replyBeingWritten = (id: string, previousMessageId: string, content: string) =>
+    Object.assign(aMessage({ id, chatId: 'chat', sender: 'assistant', previousMessageId, content }), {
+      status: 'streaming' as const,
+      leaseExpiresAt: new Date(Date.now() + 60_000),
+    });
+  /** The branched chat with one more question at its end, u3, whose reply a3 is being written. */
+  const questionBeingAnswered = () => {
+    const { chat } = branchedChat();
+    const writing = replyBeingWritten('a3', 'u3', 'Then Sint');
+    repo.seed(aMessage({ id: 'u3', chatId: 'chat', previousMessageId: 'a2', content: 'And after?' }), writing);
+    chat.lastActiveMessageId = 'u3';
+    return { chat, writing };
+  };
 
   it('answers 401 to a caller without a user', async () => {
     await expect(service.list(caller(null))).rejects.toBeInstanceOf(DomainError);
@@ -142,6 +156,121 @@ describe('ConversationsService', () => {
     });
   });
 
+  describe('pages of the active branch', () => {
+    const page = (fields: { before?: string; through?: string; limit?: number }, who = OWNER) =>
+      service.page(who, { chat_id: 'chat', limit: 50, ...fields });
+
+    it('answers the newest messages of the active branch, oldest first, with the versions of those that have several', async () => {
+      branchedChat();
+      const first = await page({});
+      expect(first.messages.map((m) => m.message_id)).toEqual(['u1', 'a1', 'u2', 'a2']);
+      expect(first).toMatchObject({ has_more: false, leaf_id: 'a2' });
+      expect(first.versions).toEqual([
+        {
+          message_id: 'a1',
+          versions: [
+            { message_id: 'a1', leaf_id: 'a2' },
+            { message_id: "a1'", leaf_id: "a1'" },
+          ],
+        },
+      ]);
+    });
+
+    it('pages back from a cursor through its ancestors, and says when the branch goes on', async () => {
+      branchedChat();
+      const newest = await page({ limit: 2 });
+      expect(newest.messages.map((m) => m.message_id)).toEqual(['u2', 'a2']);
+      expect(newest.has_more).toBe(true);
+      const older = await page({ before: 'u2', limit: 2 });
+      expect(older.messages.map((m) => m.message_id)).toEqual(['u1', 'a1']);
+      expect(older).toMatchObject({ has_more: false, leaf_id: null });
+      expect((await page({ before: 'u1' })).messages).toEqual([]);
+    });
+
+    it('reads the branch through a message: the active one when it is on it, else down to where it leads', async () => {
+      const { chat } = branchedChat();
+      // On the active branch: its end, though a1' (not on it) is newer than a1.
+      expect((await page({ through: 'u1' })).leaf_id).toBe('a2');
+      const lisbon = await page({ through: 'u2' });
+      expect(lisbon.messages.map((m) => m.message_id)).toEqual(['u1', 'a1', 'u2', 'a2']);
+      expect(lisbon.leaf_id).toBe('a2');
+      // Off it: down through the newest child at each step.
+      chat.lastActiveMessageId = "a1'";
+      expect((await page({ through: 'u2' })).leaf_id).toBe('a2');
+      const porto = await page({ through: "a1'" });
+      expect(porto.messages.map((m) => m.message_id)).toEqual(['u1', "a1'"]);
+      expect(porto.leaf_id).toBe("a1'");
+    });
+
+    it("says which reply to the branch's last user message is being written, with its text so far (a live lease only)", async () => {
+      const { writing } = questionBeingAnswered();
+      const first = await page({});
+      expect(first.messages.map((m) => m.message_id)).toEqual(['u1', 'a1', 'u2', 'a2', 'u3']);
+      expect(first).toMatchObject({ leaf_id: 'u3', replying: { message_id: 'a3', previous_message_id: 'u3', content: 'Then Sint' } });
+      // Not on an older page, nor for a branch that ends with a reply to another message.
+      expect((await page({ before: 'u3' })).replying).toBeNull();
+      expect((await page({ through: "a1'" })).replying).toBeNull();
+      // A lease run out: no process is on it (recovery will mark it incomplete).
+      writing.leaseExpiresAt = new Date(Date.now() - 1);
+      expect((await page({})).replying).toBeNull();
+      // Someone else's conversation is not found, whatever is being written in it.
+      await expect(page({}, STRANGER)).rejects.toMatchObject({ status: 404 });
+    });
+
+    it('never shows the moment a reply is stored as neither being written nor on the branch: the tree and where the conversation ends are read together', async () => {
+      const { chat, writing } = questionBeingAnswered();
+      // The reply is stored (and the conversation moved to it, in one statement) after the page looked the conversation up.
+      const read = repo.messageTree.bind(repo);
+      jest.spyOn(repo, 'messageTree').mockImplementationOnce(async (userId, chatId) => {
+        Object.assign(writing, { status: 'complete', leaseExpiresAt: null, content: 'Then Sintra.' });
+        repo.conversations.set('chat', Object.assign(Object.create(Object.getPrototypeOf(chat)), chat, { lastActiveMessageId: 'a3' }));
+        return read(userId, chatId);
+      });
+      const first = await page({});
+      expect(first).toMatchObject({ leaf_id: 'a3', replying: null });
+      expect(first.messages.map((m) => m.message_id)).toEqual(['u1', 'a1', 'u2', 'a2', 'u3', 'a3']);
+    });
+
+    it("says which other version of the branch's last reply is being written (a regenerate elsewhere); not on a branch it does not end", async () => {
+      branchedChat();
+      const again = replyBeingWritten("a2'", 'u2', 'In Ap');
+      repo.seed(again);
+      const first = await page({});
+      // The branch still ends at the stored reply; the one on its way is not among the messages.
+      expect(first.messages.map((m) => m.message_id)).toEqual(['u1', 'a1', 'u2', 'a2']);
+      expect(first).toMatchObject({ leaf_id: 'a2', replying: { message_id: "a2'", previous_message_id: 'u2', content: 'In Ap' } });
+      expect((await page({ through: "a1'" })).replying).toBeNull();
+      again.leaseExpiresAt = new Date(Date.now() - 1);
+      expect((await page({})).replying).toBeNull();
+    });
+
+    it('starts from the newest leaf when the conversation points at no message, and leaves hidden messages out of the page', async () => {
+      const { chat, u2 } = branchedChat();
+      chat.lastActiveMessageId = null;
+      u2.hidden = true;
+      const first = await page({});
+      expect(first.leaf_id).toBe('a2');
+      expect(first.messages.map((m) => m.message_id)).toEqual(['u1', 'a1', 'a2']);
+    });
+
+    it("answers 404 for someone else's conversation or message, a message of another conversation, and 400 for both cursors", async () => {
+      branchedChat();
+      repo.seed(
+        aConversation({ id: 'theirs', userId: 'stranger' }),
+        aMessage({ id: 'their-message', chatId: 'theirs', userId: 'stranger' }),
+        aConversation({ id: 'other' }),
+        aMessage({ id: 'other-message', chatId: 'other' }),
+      );
+      await expect(page({}, STRANGER)).rejects.toEqual(refused(404, 'Conversation not found'));
+      await expect(service.page(STRANGER, { chat_id: 'theirs', before: 'u2', limit: 5 })).rejects.toEqual(
+        refused(404, 'Message not found'),
+      );
+      await expect(page({ before: 'their-message' })).rejects.toEqual(refused(404, 'Message not found'));
+      await expect(page({ through: 'other-message' })).rejects.toEqual(refused(404, 'Message not found'));
+      await expect(page({ before: 'u2', through: 'u1' })).rejects.toEqual(refused(400));
+    });
+  });
+
   describe('feedback', () => {
     it('likes and dislikes replies, keeping the reason until the feedback is cleared', async () => {
       const { a2 } = branchedChat();
@@ -198,6 +327,19 @@ describe('ConversationsService', () => {
       expect(shared.messages.map((m) => m.message_id)).toEqual(['u1', 'a1', 'u2', 'a2']);
       expect(shared.messages.at(-1)).toMatchObject({ author_user_id: null, feedback: null, metadata: { files: [] } });
       expect(shared.messages.at(-1)!.metadata).not.toHaveProperty('memory_ids');
+    });
+
+    it("shows what its owner's page shows when the conversation points at no message (the newest branch), reading only that branch's words", async () => {
+      const { chat } = branchedChat();
+      chat.lastActiveMessageId = null;
+      const { share_id } = await service.share(OWNER, chat.id);
+      const whole = jest.spyOn(repo, 'chatMessages');
+      const read = jest.spyOn(repo, 'messagesIn');
+      expect((await service.shared(share_id)).messages.map((m) => m.message_id)).toEqual(['u1', 'a1', 'u2', 'a2']);
+      expect(whole).not.toHaveBeenCalled();
+      expect(read.mock.calls.map(([, , ids]) => ids)).toEqual([['u1', 'a1', 'u2', 'a2']]);
+      expect(await service.sharedFileAccess(share_id, 'file-u2')).toEqual({ owner_user_id: 'owner' });
+      expect(whole).not.toHaveBeenCalled();
     });
 
     it('is gone with its conversation', async () => {

@@ -7,13 +7,15 @@ import { DomainError } from '@app/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ProjectsRepository } from '../projects/projects.repository';
 import { ChatRepository } from './chat.repository';
-import { activeHistory, toConversationView, toMessageView, toSharedMessageView } from './views';
+import { MessageTree } from './message-tree';
+import { toConversationView, toMessageView, toSharedMessageView } from './views';
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found';
 export const MESSAGE_NOT_FOUND = 'Message not found';
 export const PROJECT_NOT_FOUND = 'Project not found';
 export const TEMPORARY_NOT_IN_PROJECT = 'A temporary chat cannot be in a project.';
 export const TEMPORARY_NOT_SHAREABLE = 'A temporary chat cannot be shared: it is deleted when it is closed.';
+export const BEFORE_OR_THROUGH = 'Give `before` or `through`, not both.';
 export const SHARE_NOT_FOUND = 'This shared conversation does not exist or is no longer shared.';
 
 /** The caller's id; every call is about their own conversations. */
@@ -42,6 +44,43 @@ export class ConversationsService {
     const conversation = await this.requireConversation(caller, chatId);
     const messages = await this.repo.chatMessages(conversation.id);
     return { ...toConversationView(conversation), messages: messages.filter((m) => !m.hidden).map(toMessageView) };
+  }
+
+  /**
+   * A page of a conversation's active branch, oldest first: its newest `limit` messages; with
+   * `before`, the `limit` before that message on its branch (its ancestors: an older page); with
+   * `through`, the newest of the branch through that message: the active one when it is on it, else
+   * where it leads (the newest child at each step). Each message with other versions comes with them and where each leads, for the branch
+   * switcher. A `before` or `through` not in the caller's conversation is not found.
+   */
+  async page(caller: Caller, input: { chat_id: string; before?: string; through?: string; limit: number }) {
+    if (input.before && input.through) throw DomainError.badRequest(BEFORE_OR_THROUGH);
+    const conversation = await this.requireConversation(caller, input.chat_id);
+    // The tree and where the conversation ends as of one moment (a reply stored in between is on both or neither).
+    const shape = await this.repo.messageTree(conversation.userId, conversation.id);
+    const tree = new MessageTree(shape.nodes);
+    const cursor = input.before ?? input.through;
+    if (cursor && !tree.has(cursor)) throw DomainError.notFound(MESSAGE_NOT_FOUND);
+    const active = tree.activeLeaf(shape.lastActiveMessageId);
+    const leaf = input.before ? null : input.through && !tree.leadsTo(input.through, active) ? tree.leafFrom(input.through) : active;
+    const { ids, hasMore } = tree.walk(input.before ? tree.parentOf(input.before) : leaf, input.limit);
+    // A reply being written where the branch ends: the first to its last message, the user's, or another version of its last reply.
+    const answering = leaf ? tree.answeringAt(leaf) : null;
+    const messages = await this.repo.messagesIn(conversation.userId, conversation.id, ids);
+    return {
+      messages: messages.map(toMessageView),
+      versions: tree.versionsOf(ids).map((v) => ({
+        message_id: v.messageId,
+        versions: v.versions.map((version) => ({ message_id: version.messageId, leaf_id: version.leafId })),
+      })),
+      has_more: hasMore,
+      leaf_id: leaf,
+      replying: answering && {
+        message_id: answering.reply.id,
+        previous_message_id: answering.userMessageId,
+        content: answering.reply.content,
+      },
+    };
   }
 
   /**
@@ -119,32 +158,35 @@ export class ConversationsService {
 
   /** A shared conversation, for anyone with the link: its active history, read-only. */
   async shared(shareId: string) {
-    const share = await this.repo.findShare(shareId);
-    const conversation = share ? await this.repo.findConversation(share.userId, share.chatId) : null;
-    if (!share || !conversation) throw DomainError.notFound(SHARE_NOT_FOUND);
-    const history = activeHistory(await this.repo.chatMessages(conversation.id), conversation.lastActiveMessageId);
+    const { share, conversation, branch } = await this.sharedBranch(shareId);
     return {
       share_id: share.id,
       conversation_title: conversation.title,
-      messages: history.filter((m) => !m.hidden).map(toSharedMessageView),
+      messages: (await this.repo.messagesIn(conversation.userId, conversation.id, branch)).map(toSharedMessageView),
       shared_at: share.createdAt.toISOString(),
     };
   }
 
   /** Whether a shared conversation shows this file (for the files service), and whose it is. */
   async sharedFileAccess(shareId: string, objectId: string) {
+    const { conversation, branch } = await this.sharedBranch(shareId);
+    if (!(await this.repo.anyHasFile(conversation.userId, conversation.id, branch, objectId))) throw DomainError.notFound('File not found');
+    return { owner_user_id: conversation.userId };
+  }
+
+  /**
+   * What a share shows: its conversation's active branch, as its owner's page reads it (to the last
+   * active message, or the newest one when that is unknown), its hidden messages left out; only
+   * the branch's words are read, never the other branches'.
+   */
+  private async sharedBranch(shareId: string) {
     const share = await this.repo.findShare(shareId);
     const conversation = share ? await this.repo.findConversation(share.userId, share.chatId) : null;
     if (!share || !conversation) throw DomainError.notFound(SHARE_NOT_FOUND);
-    const history = activeHistory(await this.repo.chatMessages(conversation.id), conversation.lastActiveMessageId);
-    const shown = history.some(
-      (m) =>
-        !m.hidden &&
-        Array.isArray(m.metadata.files) &&
-        (m.metadata.files as { object_store_object_id?: string }[]).some((f) => f.object_store_object_id === objectId),
-    );
-    if (!shown) throw DomainError.notFound('File not found');
-    return { owner_user_id: conversation.userId };
+    const shape = await this.repo.messageTree(conversation.userId, conversation.id);
+    const tree = new MessageTree(shape.nodes);
+    const { ids } = tree.walk(tree.activeLeaf(shape.lastActiveMessageId), Number.POSITIVE_INFINITY);
+    return { share, conversation, branch: ids };
   }
 
   /** For the tts service: the caller's conversation and, when given, a message of it (404 otherwise). */

@@ -15,7 +15,7 @@ import { activeHistory } from '../conversations/views';
 import { convert, detectSource, sourceIdOf } from './export-formats';
 import { ExportZip, ImportRefused, jsonArrayElements } from './export-zip';
 import type { ImportedAttachment, ImportedConversation, SkippedItem } from './imported-conversation';
-import { ImportsRepository, type ImportJobRow, type ImportProgress, type NewImportedMessage } from './imports.repository';
+import { ImportCancelled, ImportsRepository, type ImportJobRow, type ImportProgress, type NewImportedMessage } from './imports.repository';
 
 const POLL_MS = 2_000;
 const LEASE_MS = 60_000;
@@ -26,6 +26,8 @@ const PROGRESS_EVERY_MS = 500;
 /** Exchanges per conversation given to memory extraction (the latest of the branch shown). */
 const MEMORY_EXCHANGES = 10;
 const DOWNLOAD_TIMEOUT_MS = 60_000;
+/** Files deleted per call when a conversation is not written (the most `files.attachments.discard` takes). */
+const DISCARD_BATCH = 100;
 const TOO_LARGE = 'A file over the size limit of attachments';
 
 type Config = Pick<
@@ -53,12 +55,19 @@ class Stopping extends Error {}
  *    count its conversations (the progress bar's total): a refused file writes nothing;
  * 4. it is read again, one conversation at a time: each one not imported before is converted, its
  *    attachments stored through the files service, and written in one transaction with its key
- *    and the job's counters (so a job that dies is rerun from where it was, duplicating nothing).
+ *    and the job's counters (so a job that dies is rerun from where it was, duplicating nothing);
+ *    the files stored for one that is not written (the job is over, it was imported meanwhile) are deleted.
  */
 @Injectable()
 export class ImportJobs implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private readonly running = new Set<string>();
+  /**
+   * Jobs running here that must stop before their next conversation or chunk of their zip: their
+   * user cancelled them through this process, or a lease renewal found them over (cancelled through
+   * another replica). Others hear of a cancel at their next write.
+   */
+  private readonly stopAsked = new Set<string>();
   private stopping = false;
   private ticking: Promise<void> | null = null;
 
@@ -83,6 +92,14 @@ export class ImportJobs implements OnApplicationBootstrap, OnApplicationShutdown
     for (let i = 0; i < 200 && this.running.size; i++) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
+  /**
+   * A job was cancelled (its row says so already): if it runs here, it is asked to stop before its
+   * next conversation or chunk of its zip rather than at its next write.
+   */
+  cancelled(id: string): void {
+    if (this.running.has(id)) this.stopAsked.add(id);
+  }
+
   /** Looks for work now (a job was just queued). */
   kick(): void {
     if (this.stopping || this.ticking) return;
@@ -98,6 +115,7 @@ export class ImportJobs implements OnApplicationBootstrap, OnApplicationShutdown
       this.running.add(job.id);
       void this.run(job).finally(() => {
         this.running.delete(job.id);
+        this.stopAsked.delete(job.id);
         this.kick();
       });
     }
@@ -120,14 +138,25 @@ export class ImportJobs implements OnApplicationBootstrap, OnApplicationShutdown
       await this.finish(job, 'failed', progress, 'The import stopped several times before it could finish. Try again.');
       return;
     }
-    const lease = setInterval(() => void this.repo.renewLease(job.id, LEASE_MS).catch(() => undefined), LEASE_MS / 4);
+    const lease = setInterval(
+      () =>
+        void this.repo
+          .renewLease(job.id, LEASE_MS)
+          .then((running) => running || this.stopAsked.add(job.id))
+          .catch(() => undefined),
+      LEASE_MS / 4,
+    );
     lease.unref();
+    const halt = () => {
+      if (this.stopAsked.has(job.id)) throw new ImportCancelled();
+      if (this.stopping) throw new Stopping();
+    };
     const dir = this.config.IMPORT_TMP_DIR ?? join(tmpdir(), 'assistant-imports');
     const path = join(dir, `${job.id}-${randomUUID()}.zip`);
     let zip: ExportZip | null = null;
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      await this.download(job, path);
+      await this.download(job, path, halt);
       zip = await ExportZip.open(path, {
         maxEntries: this.config.IMPORT_MAX_ENTRIES,
         maxUncompressedBytes: this.config.IMPORT_MAX_UNCOMPRESSED_BYTES,
@@ -143,14 +172,20 @@ export class ImportJobs implements OnApplicationBootstrap, OnApplicationShutdown
       for await (const element of await elements()) {
         if (total === 0) source = this.sourceOf(job, element);
         total++;
+        if (total % 1000 === 0) halt();
       }
       progress.conversations_total = total;
       progress.source = source;
       await this.repo.saveProgress(job.id, progress);
       // Pass 2: each conversation, in its own transaction.
-      if (source) await new ImportRun(job, source, zip, progress, this.repo, this.rpc, () => this.stopping).all(await elements());
+      if (source) await new ImportRun(job, source, zip, progress, this.repo, this.rpc, this.logger, halt).all(await elements());
       await this.finish(job, 'done', progress, null);
     } catch (error) {
+      if (error instanceof ImportCancelled || this.stopAsked.has(job.id)) {
+        // It is over: its user cancelled it (the zip is being deleted, which may be what failed here). Nothing more to do.
+        this.logger.log({ msg: 'Import cancelled', import_id: job.id, imported: progress.conversations_imported }, 'Imports');
+        return;
+      }
       if (error instanceof Stopping) {
         await this.repo.releaseJob(job.id);
         return;
@@ -178,12 +213,15 @@ export class ImportJobs implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /** The uploaded zip, from the files service to a temporary file, in chunks (never whole in memory). */
-  private async download(job: ImportJobRow, path: string): Promise<void> {
+  private async download(job: ImportJobRow, path: string, halt: () => void): Promise<void> {
     const frames = this.rpc.stream(FILES_RPC.read, { object_store_object_id: job.object_id }, callerOf(job), {
       timeoutMs: DOWNLOAD_TIMEOUT_MS,
     });
     async function* bytes() {
-      for await (const frame of frames) if (frame.kind === 'data') yield Buffer.from(frame.data, 'base64');
+      for await (const frame of frames) {
+        halt();
+        if (frame.kind === 'data') yield Buffer.from(frame.data, 'base64');
+      }
     }
     try {
       await pipeline(Readable.from(bytes()), createWriteStream(path, { mode: 0o600 }));
@@ -195,7 +233,8 @@ export class ImportJobs implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async finish(job: ImportJobRow, status: 'done' | 'failed', progress: ImportProgress, error: string | null): Promise<void> {
-    await this.repo.finishJob(job.id, status, progress, error);
+    // Cancelled meanwhile: its row says so, and its cancel deleted the zip already.
+    if (!(await this.repo.finishJob(job.id, status, progress, error))) return;
     // The zip is not kept once its import is over (it may be a gigabyte).
     await this.rpc
       .call(FILES_RPC.discardImport, { object_store_object_id: job.object_id }, callerOf(job))
@@ -216,7 +255,17 @@ class ImportRun {
   private readonly caller: Caller;
   /** Files stored by this run, by their id in the zip (one file may be in several messages). */
   private readonly stored = new Map<string, FileReference | string>();
+  /**
+   * Files stored for the conversation being read (not those it shares with one written before):
+   * deleted when it is not written, so that no file is left that nothing refers to.
+   */
+  private fresh: { file: FileReference; zipId: string | null }[] = [];
   private savedAt = 0;
+  /**
+   * Conversations an earlier run of this job read and counted (its saved progress): a rerun reads
+   * them again, but what they added to the counters (skipped, imported before) is there already.
+   */
+  private readonly counted: number;
 
   constructor(
     private readonly job: ImportJobRow,
@@ -225,14 +274,17 @@ class ImportRun {
     private readonly progress: ImportProgress,
     private readonly repo: ImportsRepository,
     private readonly rpc: Pick<RpcClient, 'call'>,
-    private readonly stopping: () => boolean,
+    private readonly logger: Pick<AppLogger, 'warn'>,
+    /** Throws when the run must stop (the job was cancelled, or this process is stopping). */
+    private readonly halt: () => void,
   ) {
     this.caller = callerOf(job);
+    this.counted = job.conversations_done;
   }
 
   async all(elements: AsyncIterable<unknown>): Promise<void> {
     for await (const element of elements) {
-      if (this.stopping()) throw new Stopping();
+      this.halt();
       this.progress.conversations_done++;
       const written = await this.one(element);
       if (!written && Date.now() - this.savedAt > PROGRESS_EVERY_MS) {
@@ -253,7 +305,7 @@ class ImportRun {
     const already = (await this.repo.importedAlready(this.job.user_id, this.source, [sourceId])).get(sourceId);
     if (already) {
       // Imported by an earlier run of this very job (it was counted then), or by an earlier import.
-      if (already !== this.job.id) this.progress.conversations_existing++;
+      if (already !== this.job.id && !this.countedBefore()) this.progress.conversations_existing++;
       return false;
     }
     const converted = convert(this.source, element);
@@ -267,7 +319,16 @@ class ImportRun {
       return false;
     }
     const skipped = [...conversation.skipped];
-    const { messages, attachments } = await this.messagesOf(conversation, skipped);
+    this.fresh = [];
+    let messages: NewImportedMessage[];
+    let attachments: number;
+    try {
+      ({ messages, attachments } = await this.messagesOf(conversation, skipped));
+    } catch (error) {
+      // Stopped (cancelled, shutting down) or failed while storing its files: nothing refers to them.
+      await this.discardFresh();
+      throw error;
+    }
     const ids = new Map(messages.map((m, i) => [conversation.messages[i]!.sourceId, m.id]));
     const chatId = randomUUID();
     const active = (conversation.activeSourceId && ids.get(conversation.activeSourceId)) || messages[messages.length - 1]!.id;
@@ -277,25 +338,63 @@ class ImportRun {
     next.messages_imported += messages.length;
     next.attachments_imported += attachments;
     this.skipInto(next, conversation.title, skipped);
-    const written = await this.repo.writeConversation({
-      importId: this.job.id,
-      source: this.source,
-      sourceId,
-      conversation: {
-        id: chatId,
-        userId: this.job.user_id,
-        title: conversation.title,
-        createdAt: conversation.createdAt ?? new Date(Math.min(...times)),
-        lastMessageAt: new Date(Math.max(...times)),
-        lastActiveMessageId: active,
-        messages,
-      },
-      exchanges: this.job.learn_memories ? exchangesOf(this.job.user_id, chatId, messages, active) : [],
-      progress: next,
-    });
-    if (written) Object.assign(this.progress, next);
-    else this.progress.conversations_existing++;
+    let written: boolean;
+    try {
+      written = await this.repo.writeConversation({
+        importId: this.job.id,
+        source: this.source,
+        sourceId,
+        conversation: {
+          id: chatId,
+          userId: this.job.user_id,
+          title: conversation.title,
+          createdAt: conversation.createdAt ?? new Date(Math.min(...times)),
+          lastMessageAt: new Date(Math.max(...times)),
+          lastActiveMessageId: active,
+          messages,
+        },
+        exchanges: this.job.learn_memories ? exchangesOf(this.job.user_id, chatId, messages, active) : [],
+        progress: next,
+      });
+    } catch (error) {
+      // Refused because the job is over (the cancel committed first): its transaction wrote nothing.
+      // Any other failure may have come after the commit (a lost connection): the files are kept.
+      if (error instanceof ImportCancelled) await this.discardFresh();
+      throw error;
+    }
+    if (written) {
+      this.fresh = [];
+      Object.assign(this.progress, next);
+    } else {
+      // Imported meanwhile by another job: that one's files are those referred to.
+      await this.discardFresh();
+      this.progress.conversations_existing++;
+    }
     return written;
+  }
+
+  /**
+   * Deletes the files stored for the conversation being read, which was not written (a later
+   * conversation that refers to one of them stores it again). A failure is logged: the files
+   * then stay unreferenced, as they would have without this.
+   */
+  private async discardFresh(): Promise<void> {
+    const fresh = this.fresh.splice(0);
+    for (const { zipId } of fresh) if (zipId) this.stored.delete(zipId);
+    for (let start = 0; start < fresh.length; start += DISCARD_BATCH) {
+      const ids = fresh.slice(start, start + DISCARD_BATCH).map(({ file }) => file.object_store_object_id);
+      await this.rpc.call(FILES_RPC.discardAttachments, { object_store_object_ids: ids }, this.caller).catch((error: unknown) =>
+        this.logger.warn(
+          {
+            msg: 'Could not delete the files of a conversation not imported',
+            import_id: this.job.id,
+            files: ids.length,
+            error: String(error),
+          },
+          'Imports',
+        ),
+      );
+    }
   }
 
   /** The messages as written: new ids, parents kept, times that never run backwards, files stored. */
@@ -313,6 +412,8 @@ class ImportRun {
       const at = Math.max(message.createdAt?.getTime() ?? (parent ? floor : base.getTime()), floor);
       const files: FileReference[] = [];
       for (const attachment of message.attachments) {
+        // A cancel heard here stops storing files for a conversation that will not be written.
+        this.halt();
         const stored = await this.storeAttachment(attachment);
         if (typeof stored === 'string') skipped.push({ kind: 'attachment', reason: stored });
         else {
@@ -350,6 +451,7 @@ class ImportRun {
       result = await this.upload(attachment.name, bytes.length, async () => Readable.from([bytes]) as AsyncIterable<Buffer>);
     }
     if (key) this.stored.set(key, result);
+    if (typeof result !== 'string') this.fresh.push({ file: result, zipId: key });
     return result;
   }
 
@@ -381,7 +483,12 @@ class ImportRun {
   }
 
   private skip(title: string | null, items: SkippedItem[]): void {
-    this.skipInto(this.progress, title, items);
+    if (!this.countedBefore()) this.skipInto(this.progress, title, items);
+  }
+
+  /** The conversation being read was counted by an earlier run of this job. */
+  private countedBefore(): boolean {
+    return this.progress.conversations_done <= this.counted;
   }
 
   /** Adds the items, one line per kind and reason of a conversation, up to IMPORT_SKIPPED_LISTED lines. */

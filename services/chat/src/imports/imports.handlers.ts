@@ -18,6 +18,11 @@ export class ImportsHandlers {
     return this.imports.get(caller, data.import_id);
   }
 
+  @RpcHandler(IMPORT_RPC.cancel)
+  cancel({ caller, data }: RpcInput<typeof IMPORT_RPC.cancel>) {
+    return this.imports.cancel(caller, data.import_id);
+  }
+
   @RpcHandler(IMPORT_RPC.list)
   list({ caller }: RpcInput<typeof IMPORT_RPC.list>) {
     return this.imports.list(caller);

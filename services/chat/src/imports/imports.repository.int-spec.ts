@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { forgetUser, Outbox, type Bus } from '@app/platform';
 import { serviceDatabase, type ServiceDatabase } from '@app/testing';
 import { chatMigrations } from '../migrations';
-import { ImportsRepository, type ImportProgress, type NewImportedConversation } from './imports.repository';
+import { ImportCancelled, ImportsRepository, type ImportProgress, type NewImportedConversation } from './imports.repository';
 
 const log = { warn: () => undefined, error: () => undefined };
 const LEASE_MS = 60_000;
@@ -145,6 +145,68 @@ describe('ImportsRepository on PostgreSQL', () => {
     expect(await db.source.query('SELECT 1 FROM outbox WHERE event_id = $1', [`import:${exchange.assistant_message_id}`])).toHaveLength(1);
     expect((await imports.importedAlready(first.userId, 'chatgpt', ['conv-1', 'conv-2'])).get('conv-1')).toBe(first.id);
     expect((await imports.findJob(first.userId, first.id))?.conversations_done).toBe(1);
+  });
+
+  it('cancels a job that is not over, for its user only: its worker writes nothing more, and another import may start', async () => {
+    await db.source.query('DELETE FROM import_job');
+    const queued = await jobOf();
+    expect(await imports.cancelJob(randomUUID(), queued.id)).toBeNull();
+    expect(await imports.cancelJob(queued.userId, queued.id)).toMatchObject({ id: queued.id, status: 'cancelled' });
+    expect(await imports.claimJob(2, LEASE_MS)).toBeNull();
+    expect(await imports.cancelJob(queued.userId, queued.id)).toBeNull();
+    const next = await jobOf(queued.userId);
+    await imports.cancelJob(next.userId, next.id);
+
+    const running = await jobOf();
+    expect(await imports.claimJob(2, LEASE_MS)).toMatchObject({ id: running.id });
+    expect(await imports.renewLease(running.id, LEASE_MS)).toBe(true);
+    await imports.cancelJob(running.userId, running.id);
+    // Its worker, at its next step: every write refused, the lease not renewed, the job not finished over the cancel.
+    const conversation = conversationOf(running.userId);
+    await expect(
+      imports.writeConversation({
+        importId: running.id,
+        source: 'chatgpt',
+        sourceId: 'c-x',
+        conversation,
+        exchanges: [],
+        progress: progress(),
+      }),
+    ).rejects.toBeInstanceOf(ImportCancelled);
+    expect(await db.source.query('SELECT 1 FROM conversation WHERE id = $1', [conversation.id])).toEqual([]);
+    expect(await imports.importedAlready(running.userId, 'chatgpt', ['c-x'])).toEqual(new Map());
+    await expect(imports.saveProgress(running.id, progress(2))).rejects.toBeInstanceOf(ImportCancelled);
+    expect(await imports.renewLease(running.id, LEASE_MS)).toBe(false);
+    expect(await imports.finishJob(running.id, 'done', progress(2), null)).toBe(false);
+    await imports.releaseJob(running.id);
+    expect(await imports.findJob(running.userId, running.id)).toMatchObject({ status: 'cancelled', conversations_done: 0 });
+  });
+
+  it('orders a cancel and a conversation being written: the write either lands before the cancel, counted, or not at all', async () => {
+    const job = await jobOf();
+    await imports.claimJob(16, LEASE_MS);
+    const conversation = conversationOf(job.userId);
+    const [written, cancelled] = await Promise.allSettled([
+      imports.writeConversation({
+        importId: job.id,
+        source: 'claude',
+        sourceId: 'c-race',
+        conversation,
+        exchanges: [],
+        progress: progress(),
+      }),
+      imports.cancelJob(job.userId, job.id),
+    ]);
+    expect(cancelled).toMatchObject({ status: 'fulfilled', value: expect.objectContaining({ status: 'cancelled' }) });
+    const stored = await db.source.query('SELECT 1 FROM conversation WHERE id = $1', [conversation.id]);
+    const counted = (await imports.findJob(job.userId, job.id))!.conversations_imported;
+    if (written.status === 'fulfilled') expect({ stored: stored.length, counted }).toEqual({ stored: 1, counted: 1 });
+    else
+      expect({ reason: written.reason instanceof ImportCancelled, stored: stored.length, counted }).toEqual({
+        reason: true,
+        stored: 0,
+        counted: 0,
+      });
   });
 
   it('writes nothing for an account deleted during the import', async () => {

@@ -80,6 +80,25 @@ const progressParams = (p: ImportProgress) => [
 const PROGRESS_SET = `conversations_total = $2, conversations_done = $3, conversations_imported = $4, conversations_existing = $5,
   messages_imported = $6, attachments_imported = $7, skipped = $8::jsonb, skipped_total = $9, source = $10, updated_at = now()`;
 
+/** A job that is not over: its worker may still write (a cancelled, done or failed job takes no more writes). */
+const NOT_OVER = "status IN ('queued', 'running')";
+
+/**
+ * On a guest's sign-in to an account ($1 the account, $2 the guest): the guest's import under way is
+ * stopped when the account has one too (one per user), before the guest's jobs move to the account.
+ */
+export const IMPORT_STOPPED_ON_MERGE = `UPDATE import_job
+  SET status = 'cancelled', lease_until = NULL, finished_at = now(), updated_at = now(),
+    error = 'It stopped when you signed in: your account had an import under way.'
+  WHERE user_id = $2 AND ${NOT_OVER} AND EXISTS (SELECT 1 FROM import_job WHERE user_id = $1 AND ${NOT_OVER})`;
+
+/** The job was cancelled by its user while its worker ran: the worker stops, writing nothing more. */
+export class ImportCancelled extends Error {
+  constructor() {
+    super('The import was cancelled.');
+  }
+}
+
 /** Rows of messages per INSERT (eight arrays of this length, one statement). */
 const MESSAGE_BATCH = 2000;
 
@@ -153,11 +172,27 @@ export class ImportsRepository {
     });
   }
 
-  async renewLease(id: string, leaseMs: number): Promise<void> {
-    await this.dataSource.query(
+  /** False when the job is no longer running (its user cancelled it). */
+  async renewLease(id: string, leaseMs: number): Promise<boolean> {
+    const [, affected]: [unknown, number] = await this.dataSource.query(
       "UPDATE import_job SET lease_until = now() + make_interval(secs => $2) WHERE id = $1 AND status = 'running'",
       [id, leaseMs / 1000],
     );
+    return affected > 0;
+  }
+
+  /**
+   * Cancels a job of the user that is not over: it is over at once (a worker running it stops
+   * before its next write, and another import may start). Null when there is none such.
+   */
+  async cancelJob(userId: string, id: string): Promise<ImportJobRow | null> {
+    const [rows]: [ImportJobRow[], number] = await this.dataSource.query(
+      `UPDATE import_job SET status = 'cancelled', lease_until = NULL, finished_at = now(), updated_at = now()
+       WHERE id = $1 AND user_id = $2 AND ${NOT_OVER}
+       RETURNING ${JOB_COLUMNS}`,
+      [id, userId],
+    );
+    return rows[0] ?? null;
   }
 
   /** Gives a job back (this process is stopping): another worker continues it. */
@@ -165,15 +200,23 @@ export class ImportsRepository {
     await this.dataSource.query("UPDATE import_job SET status = 'queued', lease_until = NULL WHERE id = $1 AND status = 'running'", [id]);
   }
 
+  /** Throws ImportCancelled when the job is over (its user cancelled it). */
   async saveProgress(id: string, progress: ImportProgress): Promise<void> {
-    await this.dataSource.query(`UPDATE import_job SET ${PROGRESS_SET} WHERE id = $1`, [id, ...progressParams(progress)]);
+    const [, affected]: [unknown, number] = await this.dataSource.query(
+      `UPDATE import_job SET ${PROGRESS_SET} WHERE id = $1 AND ${NOT_OVER}`,
+      [id, ...progressParams(progress)],
+    );
+    if (affected === 0) throw new ImportCancelled();
   }
 
-  async finishJob(id: string, status: 'done' | 'failed', progress: ImportProgress, error: string | null): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE import_job SET ${PROGRESS_SET}, status = $11, error = $12, lease_until = NULL, finished_at = now() WHERE id = $1`,
+  /** False when the job was over already (cancelled meanwhile): nothing is changed. */
+  async finishJob(id: string, status: 'done' | 'failed', progress: ImportProgress, error: string | null): Promise<boolean> {
+    const [, affected]: [unknown, number] = await this.dataSource.query(
+      `UPDATE import_job SET ${PROGRESS_SET}, status = $11, error = $12, lease_until = NULL, finished_at = now()
+       WHERE id = $1 AND ${NOT_OVER}`,
       [id, ...progressParams(progress), status, error],
     );
+    return affected > 0;
   }
 
   /** Which of these conversations (by export id) the user has imported already, and by which job. */
@@ -189,7 +232,8 @@ export class ImportsRepository {
   /**
    * Writes one conversation in one transaction: its key first (a conversation imported meanwhile
    * makes this a no-op: false), the conversation, its messages in a few multi-row INSERTs, the
-   * memory events asked for, and the job's counters. All or nothing.
+   * memory events asked for, and the job's counters. All or nothing: a job cancelled meanwhile
+   * writes nothing (ImportCancelled; the cancel's row lock orders the two).
    */
   async writeConversation(input: {
     importId: string;
@@ -256,7 +300,11 @@ export class ImportsRepository {
       for (const exchange of input.exchanges) {
         await this.outbox.enqueue(manager, CHAT_EVENTS.exchangeCompleted, exchange, { eventId: `import:${exchange.assistant_message_id}` });
       }
-      await manager.query(`UPDATE import_job SET ${PROGRESS_SET} WHERE id = $1`, [input.importId, ...progressParams(input.progress)]);
+      const [, affected]: [unknown, number] = await manager.query(`UPDATE import_job SET ${PROGRESS_SET} WHERE id = $1 AND ${NOT_OVER}`, [
+        input.importId,
+        ...progressParams(input.progress),
+      ]);
+      if (affected === 0) throw new ImportCancelled();
       return true;
     });
   }

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { IMPORT_RPC, type Import } from '@app/contracts/chat';
 import { FILES_RPC } from '@app/contracts/files';
-import { DomainError, RpcCallError, RpcClient, userIdOf } from '@app/platform';
+import { AppLogger, DomainError, RpcCallError, RpcClient, userIdOf } from '@app/platform';
 import type { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { ImportJobs } from './import-jobs';
@@ -11,6 +11,7 @@ import { ImportsRepository, type ImportJobRow } from './imports.repository';
 
 export const IMPORT_NOT_FOUND = 'Import not found';
 export const UPLOAD_NOT_FOUND = 'Uploaded zip not found. Upload the export again.';
+export const IMPORT_OVER = 'This import is over already: there is nothing to cancel.';
 export const NOT_AN_IMPORT_UPLOAD = `This file was not uploaded as an export to import: upload the zip through ${API.imports.upload.path}.`;
 
 export function toImportView(row: ImportJobRow): Import {
@@ -41,6 +42,7 @@ export class ImportsService {
     private readonly repo: ImportsRepository,
     private readonly jobs: ImportJobs,
     @Inject(RpcClient) private readonly rpc: Pick<RpcClient, 'call'>,
+    @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
   ) {}
 
   async start(caller: Caller, input: z.output<typeof IMPORT_RPC.start.request>): Promise<Import> {
@@ -70,6 +72,29 @@ export class ImportsService {
     const row = await this.repo.findJob(userIdOf(caller), importId);
     if (!row) throw DomainError.notFound(IMPORT_NOT_FOUND);
     return toImportView(row);
+  }
+
+  /**
+   * Stops an import that is not over: from this answer on, its worker (in whichever replica)
+   * writes no conversation more; those written before stay. The zip is deleted at once. Cancelling
+   * a cancelled import again answers it as it is (a double click, a retry); a finished one is a 409.
+   */
+  async cancel(caller: Caller, importId: string): Promise<Import> {
+    const userId = userIdOf(caller);
+    const cancelled = await this.repo.cancelJob(userId, importId);
+    if (!cancelled) {
+      const row = await this.repo.findJob(userId, importId);
+      if (!row) throw DomainError.notFound(IMPORT_NOT_FOUND);
+      if (row.status !== 'cancelled') throw DomainError.conflict(IMPORT_OVER);
+      return toImportView(row);
+    }
+    this.jobs.cancelled(importId);
+    await this.rpc
+      .call(FILES_RPC.discardImport, { object_store_object_id: cancelled.object_id }, caller)
+      .catch((error: unknown) =>
+        this.logger.warn({ msg: 'Could not delete the zip of a cancelled import', import_id: importId, error: String(error) }, 'Imports'),
+      );
+    return toImportView(cancelled);
   }
 
   async list(caller: Caller): Promise<Import[]> {

@@ -17,6 +17,7 @@ import {
   type McpToolInfo,
 } from './mcp-client';
 import { auth as oauth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UserFactsCache } from '../replies/user-facts.cache';
 import { McpServersRepository, type McpServerRecord } from './mcp-servers.repository';
 import { McpOAuthProvider, type McpOAuthState } from './mcp-oauth.provider';
 import { modelToolName } from './mcp.tool';
@@ -43,6 +44,7 @@ export class McpServersService {
     @Inject(AppLogger) private readonly logger: Pick<AppLogger, 'warn'>,
     @Inject(SERVICE_CONFIG) private readonly config: McpConfig,
     @Inject(RUNTIME_ENV) runtime: Pick<RuntimeEnv, 'NODE_ENV' | 'DATA_DIR'>,
+    @Inject(UserFactsCache) private readonly facts: Pick<UserFactsCache, 'get' | 'lookup' | 'changed'>,
   ) {
     const key = toolsKey(config, runtime);
     this.seal = key ? new TokenSeal(key) : null;
@@ -73,6 +75,7 @@ export class McpServersService {
       listedAt: new Date(),
     });
     if (!stored) throw DomainError.conflict(MCP_NAME_TAKEN);
+    this.facts.changed(userId);
     return toView(stored);
   }
 
@@ -95,12 +98,14 @@ export class McpServersService {
       listedAt: null,
     });
     if (!stored) throw DomainError.conflict(MCP_NAME_TAKEN);
+    this.facts.changed(userId);
     const { provider, kept } = this.oauthOf(stored);
     let result: 'AUTHORIZED' | 'REDIRECT';
     try {
       result = await oauth(provider, { serverUrl: url, fetchFn: this.outbound.fetchLike(this.config.MCP_MAX_BYTES) });
     } catch (error) {
       await this.repo.remove(userId, id);
+      this.facts.changed(userId);
       throw DomainError.badRequest(`The server's authorisation could not be started: ${reasonOf(error)}`);
     }
     if (result === 'AUTHORIZED') return this.relisted(userId, stored);
@@ -194,13 +199,22 @@ export class McpServersService {
   }
 
   async remove(caller: Caller, serverId: string): Promise<{ removed: true }> {
-    if (!(await this.repo.remove(ownerOf(caller), serverId))) throw DomainError.notFound(MCP_SERVER_NOT_FOUND);
+    const userId = ownerOf(caller);
+    if (!(await this.repo.remove(userId, serverId))) throw DomainError.notFound(MCP_SERVER_NOT_FOUND);
+    this.facts.changed(userId);
     return { removed: true };
   }
 
   /** The caller's servers with the tools they switched on (read for every reply). */
   async enabledTools(userId: string): Promise<{ server: McpServerRecord; tool: McpToolInfo }[]> {
-    const servers = await this.repo.list(userId);
+    // Most users have none: known here (UserFactsCache) until one is added. Their records are read each time.
+    if (this.facts.get(userId, 'hasMcpServers') === false) return [];
+    const servers = await this.facts.lookup(
+      userId,
+      'hasMcpServers',
+      () => this.repo.list(userId),
+      (list) => list.length > 0,
+    );
     return servers.flatMap((server) =>
       server.tools.filter((tool) => !server.disabledTools.includes(tool.name)).map((tool) => ({ server, tool })),
     );

@@ -9,6 +9,7 @@ import { McpServers1766900000100 } from './1766900000100-mcp-servers';
 import { McpOAuth1766900000200 } from './1766900000200-mcp-oauth';
 import { Imports1767000000100 } from './1767000000100-imports';
 import { Projects1767000000500 } from './1767000000500-projects';
+import { ImportCancel1767000000600 } from './1767000000600-import-cancel';
 
 /** The chat service's migrations, oldest first. */
 export const chatMigrations: (new () => MigrationInterface)[] = [
@@ -22,4 +23,5 @@ export const chatMigrations: (new () => MigrationInterface)[] = [
   McpOAuth1766900000200,
   Imports1767000000100,
   Projects1767000000500,
+  ImportCancel1767000000600,
 ];

@@ -7,6 +7,7 @@ import { FakeRpc } from '../testing/bus.fakes';
 import { FakeRemindersRepository } from '../testing/reminders.fake';
 import { ReminderDelivery, reminderBody } from './reminder-delivery';
 import { RemindersService } from './reminders.service';
+import { noUserFacts } from '../testing/user-facts.fake';
 
 const OWNER = '11111111-1111-4111-8111-111111111111';
 
@@ -16,7 +17,7 @@ function setup(start = '2026-11-26T14:00:00Z') {
   const clock = () => now;
   const config = chatEnvSchema.parse({ REMINDER_LATE_AFTER_MS: '120000' });
   const store = new FakeRemindersRepository(clock);
-  const service = new RemindersService(store, config, clock);
+  const service = new RemindersService(store, config, noUserFacts, clock);
   let smsAway = false;
   const texted: { reminder_id: string; body: string; user: string | null }[] = [];
   const rpc = new FakeRpc().answer(SMS_REMINDER_RPC.deliver, (data) => {
@@ -53,6 +54,27 @@ describe('reminder delivery', () => {
     expect(s.rpc.calls[0].caller).toMatchObject({ user_id: OWNER, request_id: `reminder:${set.reminder_id}` });
     expect(s.store.rows.get(set.reminder_id)).toMatchObject({ status: 'delivered', textStatus: 'queued', lateBySeconds: 0 });
     expect(s.store.rows.get(set.reminder_id)!.notifiedAt).toEqual(new Date('2026-11-26T14:30:00Z'));
+  });
+
+  it('tells the portal as the reminder is taken, before the text is asked for (a slow sms service delays no notification)', async () => {
+    const s = setup();
+    const set = await s.service.create(aCaller(OWNER, false), { text: 'feed the cat', when: 'in 5 minutes' }, { source: 'portal' });
+    s.at('2026-11-26T14:05:00Z');
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const asked = new Promise<void>((resolve) =>
+      s.rpc.answer(SMS_REMINDER_RPC.deliver, async () => {
+        resolve();
+        await held;
+        return { status: 'queued' as const };
+      }),
+    );
+    const round = s.delivery.deliverDue();
+    await asked;
+    expect(s.store.rows.get(set.reminder_id)).toMatchObject({ status: 'delivering', notifiedAt: new Date('2026-11-26T14:05:00Z') });
+    answer();
+    expect(await round).toBe(1);
+    expect(s.store.rows.get(set.reminder_id)!.notifiedAt).toEqual(new Date('2026-11-26T14:05:00Z'));
   });
 
   it('tries again with a back-off while the sms service is away, the portal told at once, and texts it once it is back', async () => {

@@ -49,6 +49,7 @@ describe('RemindersRepository on PostgreSQL', () => {
     const claimed = claims.flat().filter((r) => r.id === due.id);
     expect(claimed).toHaveLength(1);
     expect(claimed[0]).toMatchObject({ status: 'delivering', attempts: 1 });
+    expect(claimed[0].notifiedAt).not.toBeNull(); // the portal is told by the claim, before any text
     expect(claims.flat().some((r) => r.id === later.id)).toBe(false);
 
     expect(await reminders.finish(due.id, 1, { textStatus: 'sent', lateBySeconds: 60 })).toBe(true);
@@ -63,6 +64,7 @@ describe('RemindersRepository on PostgreSQL', () => {
 
     const [second] = await reminders.claimDue(LEASE_MS, 10);
     expect(second).toMatchObject({ id: due.id, attempts: 2 });
+    expect(second.notifiedAt).toEqual(first.notifiedAt); // notified once, by the first claim
     expect(await reminders.finish(due.id, first.attempts, { textStatus: 'sent', lateBySeconds: 0 })).toBe(false);
     expect(await reminders.putOff(due.id, first.attempts, new Date())).toBe(false);
     expect(await reminders.finish(due.id, second.attempts, { textStatus: 'sent', lateBySeconds: 1 })).toBe(true);

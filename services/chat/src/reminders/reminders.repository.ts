@@ -192,11 +192,13 @@ export class RemindersRepository {
    * Takes up to `limit` reminders to deliver now: pending ones whose time (or put-off time) has
    * come, and ones being delivered whose lease has run out (their replica died). Each is leased to
    * the caller for `leaseMs`; replicas skip each other's rows. `attempts` (incremented) is the
-   * claim's token: only its holder can finish or put off the reminder.
+   * claim's token: only its holder can finish or put off the reminder. The portal is notified by the
+   * claim itself, so its notification never waits for the text.
    */
   async claimDue(leaseMs: number, limit: number): Promise<ReminderRecord[]> {
     const [rows]: [ReminderRow[], number] = await this.dataSource.query(
-      `UPDATE reminder SET status = 'delivering', lease_until = now() + make_interval(secs => $1), attempts = attempts + 1, updated_at = now()
+      `UPDATE reminder SET status = 'delivering', lease_until = now() + make_interval(secs => $1), attempts = attempts + 1,
+         notified_at = COALESCE(notified_at, now()), updated_at = now()
        WHERE id IN (
          SELECT id FROM reminder
          WHERE (status = 'pending' AND COALESCE(not_before, due_at) <= now()) OR (status = 'delivering' AND lease_until < now())

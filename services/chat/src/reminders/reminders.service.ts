@@ -6,6 +6,7 @@ import { DomainError, SERVICE_CONFIG, type PublicOf } from '@app/platform';
 import type { ChatConfig } from '../config';
 import { ownerOf } from '../conversations/conversations.service';
 import { inQuietHours, isKnownZone, localMinute, ReminderTimeError, resolveWhen } from './reminder-time';
+import { UserFactsCache } from '../replies/user-facts.cache';
 import { RemindersRepository, type ReminderRecord, type ReminderSettingRecord } from './reminders.repository';
 
 export const REMINDER_NOT_FOUND = 'No such reminder.';
@@ -46,6 +47,7 @@ export class RemindersService {
   constructor(
     @Inject(RemindersRepository) private readonly repo: PublicOf<RemindersRepository>,
     @Inject(SERVICE_CONFIG) private readonly config: ReminderConfig,
+    @Inject(UserFactsCache) private readonly facts: Pick<UserFactsCache, 'get' | 'lookup' | 'changed'>,
     @Optional() @Inject(REMINDER_CLOCK) clock?: Clock,
   ) {
     this.now = clock ?? (() => new Date());
@@ -126,12 +128,26 @@ export class RemindersService {
       quietStartMinute: change.quiet_start_minute,
       quietEndMinute: change.quiet_end_minute,
     });
+    this.facts.changed(ownerOf(caller));
     return this.settingsView(saved);
   }
 
-  /** The user's settings, with the operator's quiet hours where the user set none. */
+  /**
+   * The user's settings, with the operator's quiet hours where the user set none. Read on every
+   * reply's start (the time zone in the model's instructions): kept in the process (UserFactsCache)
+   * until they change.
+   */
   async settingsOf(userId: string): Promise<ReminderSettings> {
-    return this.settingsView(await this.repo.setting(userId));
+    const known = this.facts.get(userId, 'reminderSettings');
+    if (known !== undefined) return this.settingsView(known);
+    return this.settingsView(
+      await this.facts.lookup(
+        userId,
+        'reminderSettings',
+        () => this.repo.setting(userId),
+        (setting) => setting,
+      ),
+    );
   }
 
   private settingsView(setting: ReminderSettingRecord | null): ReminderSettings {

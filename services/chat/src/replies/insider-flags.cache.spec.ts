@@ -1,7 +1,8 @@
 import { INSIDER_CONFIG_RPC, INSIDER_FLAGS_CHANGED } from '@app/contracts/insider-config';
 import { encode } from '@app/platform';
+import { FakeBroadcastBus } from '@app/platform/testing';
 import { aCaller } from '../testing/builders';
-import { FakeBroadcastBus, FakeRpc } from '../testing/bus.fakes';
+import { FakeRpc } from '../testing/bus.fakes';
 import { FLAGS_CACHE_MAX_USERS, FLAGS_CACHE_TTL_MS, FLAGS_TIMEOUT_MS, InsiderFlagsCache } from './insider-flags.cache';
 
 const ALICE = '0b9d2c1e-7f4a-4e8b-9c3d-2a1b0c9d8e7f';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Caller } from '@app/contracts';
 import { INSIDER_CONFIG_RPC, INSIDER_FLAGS_CHANGED } from '@app/contracts/insider-config';
-import { BUS, decodeOrUndefined, RpcClient, type Bus, type BusSubscription } from '@app/platform';
+import { BUS, followInvalidations, InvalidatingCache, RpcClient, type Bus } from '@app/platform';
 
 /** How long a user's flags are trusted without news from the insider-config service. */
 export const FLAGS_CACHE_TTL_MS = 30_000;
@@ -11,6 +11,11 @@ export const FLAGS_CACHE_MAX_USERS = 10_000;
 export const FLAGS_TIMEOUT_MS = 3_000;
 
 export const FLAGS_CLOCK = Symbol('FLAGS_CLOCK');
+
+/** The answers from memory, made once (nothing is allocated for a reply whose user's flags are known). */
+const SHOWS = Promise.resolve(true);
+const SHOWS_NOT = Promise.resolve(false);
+const identity = (shows: boolean) => shows;
 
 /**
  * Whether a user sees how their question was rewritten (the `show_rewritten_user_message` flag in
@@ -23,77 +28,37 @@ export const FLAGS_CLOCK = Symbol('FLAGS_CLOCK');
  */
 @Injectable()
 export class InsiderFlagsCache implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly entries = new Map<string, { shows: boolean; until: number }>();
-  private readonly asking = new Map<string, Promise<boolean>>();
-  /** Counts forgets: an answer asked for before one is not stored (it may predate the change). */
-  private generation = 0;
-  private subscription?: BusSubscription;
-  private stopWatching?: () => void;
+  private readonly shows: InvalidatingCache<boolean>;
+  private following?: { close(): Promise<void> };
 
   constructor(
     @Inject(RpcClient) private readonly rpc: Pick<RpcClient, 'call'>,
-    @Inject(BUS) private readonly bus: Pick<Bus, 'subscribe' | 'onConnectionLost'>,
-    @Optional() @Inject(FLAGS_CLOCK) private readonly now: () => number = Date.now,
-  ) {}
+    @Inject(BUS) private readonly bus: Pick<Bus, 'subscribe' | 'onConnectionLost' | 'connected'>,
+    @Optional() @Inject(FLAGS_CLOCK) now: () => number = Date.now,
+  ) {
+    this.shows = new InvalidatingCache({ ttlMs: FLAGS_CACHE_TTL_MS, maxEntries: FLAGS_CACHE_MAX_USERS, now });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe(INSIDER_FLAGS_CHANGED.subject, (message) => {
-      // Anything that is not an announcement (not JSON, no user id) is ignored, never thrown into the bus.
-      const announced = INSIDER_FLAGS_CHANGED.payload.safeParse(decodeOrUndefined(message.data));
-      if (announced.success) this.forget(announced.data.user_id);
-    });
-    this.stopWatching = this.bus.onConnectionLost(() => this.forgetAll());
+    this.following = await followInvalidations(this.bus, INSIDER_FLAGS_CHANGED, (announced) => announced.user_id, [this.shows]);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopWatching?.();
-    await this.subscription?.close();
+    await this.following?.close();
   }
 
   /** False for guests without an id, and whenever the service does not answer (never worth failing a reply for). */
   showsRewrittenQuery(caller: Caller): Promise<boolean> {
     const userId = caller.user_id;
-    if (!userId) return Promise.resolve(false);
-    const entry = this.entries.get(userId);
-    if (entry && entry.until > this.now()) return Promise.resolve(entry.shows);
-    // Replies of one user starting together ask once.
-    return this.asking.get(userId) ?? this.ask(caller, userId);
+    if (!userId) return SHOWS_NOT;
+    const known = this.shows.get(userId);
+    if (known !== undefined) return known ? SHOWS : SHOWS_NOT;
+    // Replies of one user starting together ask once; a failed answer is not kept.
+    return this.shows.load(userId, () => this.ask(caller, userId), identity).catch(() => false);
   }
 
-  private ask(caller: Caller, userId: string): Promise<boolean> {
-    const generation = this.generation;
-    const answer = this.rpc
-      .call(INSIDER_CONFIG_RPC.effectiveFlags, { user_id: userId }, caller, { timeoutMs: FLAGS_TIMEOUT_MS })
-      .then(
-        (flags) => {
-          const shows = flags.effective.show_rewritten_user_message === true;
-          if (generation === this.generation) this.store(userId, shows);
-          return shows;
-        },
-        () => false,
-      )
-      .finally(() => {
-        if (this.asking.get(userId) === answer) this.asking.delete(userId);
-      });
-    this.asking.set(userId, answer);
-    return answer;
-  }
-
-  private store(userId: string, shows: boolean): void {
-    this.entries.delete(userId);
-    this.entries.set(userId, { shows, until: this.now() + FLAGS_CACHE_TTL_MS });
-    if (this.entries.size > FLAGS_CACHE_MAX_USERS) this.entries.delete(this.entries.keys().next().value as string);
-  }
-
-  private forget(userId: string): void {
-    this.generation++;
-    this.entries.delete(userId);
-    this.asking.delete(userId);
-  }
-
-  private forgetAll(): void {
-    this.generation++;
-    this.entries.clear();
-    this.asking.clear();
+  private async ask(caller: Caller, userId: string): Promise<boolean> {
+    const flags = await this.rpc.call(INSIDER_CONFIG_RPC.effectiveFlags, { user_id: userId }, caller, { timeoutMs: FLAGS_TIMEOUT_MS });
+    return flags.effective.show_rewritten_user_message === true;
   }
 }

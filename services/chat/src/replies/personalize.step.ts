@@ -28,8 +28,9 @@ export class PersonalizeStep {
 
   /**
    * Looks for what personalizes a reply to `text`. Never fails: without an answer, nothing. The
-   * chat starts it while the message is being stored (`RepliesService.send`), so the memory
-   * search is off the reply's critical path; `run` then waits for it.
+   * chat starts it as soon as the message is stored (`RepliesService.send`: the statement that
+   * stores it also finds the conversation), so the search runs while the tools are listed; `run`
+   * then waits for it.
    */
   look(caller: Caller, conversation: Pick<ConversationEntity, 'isShared' | 'expiresAt'>, text: string): Promise<Personalization> {
     // A shared conversation (an SMS group) is answered with nobody's memories; a temporary chat with none either.

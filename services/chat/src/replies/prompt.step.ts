@@ -11,7 +11,8 @@ import type { ReplyContext } from './reply-context';
 import { HISTORY_UNREADABLE, StorageFailure } from './reply-failure';
 
 /**
- * Step 2: what the model is shown. The active history: the branch that ends with the message being
+ * Step 2: what the model is shown. The active history (read by the start's statement with a new
+ * message, else here): the branch that ends with the message being
  * answered, walked back through `previous_message_id` (other branches left out), without hidden
  * messages or empty replies, its last CHAT_CONTEXT_MESSAGES; the files of its last messages (images
  * as images, documents as text); and instructions with the user's memories. In a project's
@@ -28,8 +29,8 @@ export class PromptStep {
   ) {}
 
   /** The active history and its files: what the prompt needs besides the memories (the pipeline loads it while personalizing). */
-  async load(ctx: Pick<ReplyContext, 'caller' | 'conversation' | 'userMessage'>): Promise<LoadedHistory> {
-    const history = activeHistory(await this.messagesOf(ctx.conversation.id), ctx.userMessage.id)
+  async load(ctx: Pick<ReplyContext, 'caller' | 'conversation' | 'userMessage' | 'history'>): Promise<LoadedHistory> {
+    const history = activeHistory(ctx.history ?? (await this.messagesOf(ctx.conversation.id)), ctx.userMessage.id)
       .filter((m) => !m.hidden && (m.sender === SENDER_USER || m.content))
       .slice(-this.config.CHAT_CONTEXT_MESSAGES);
     const userTurns = history.filter((m) => m.sender === SENDER_USER);

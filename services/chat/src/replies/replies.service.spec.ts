@@ -7,6 +7,7 @@ import type { ConversationEntity } from '../conversations/conversation.entity';
 import { aCaller, aConversation, aMessage } from '../testing/builders';
 import { FakeAttachments } from '../testing/attachments.fake';
 import { FakeChatRepository } from '../testing/chat-repository.fake';
+import { drafted } from '../testing/drafts';
 import { FakeModel } from '../testing/model.fake';
 import { DailyLimit } from './daily-limit';
 import { NOTHING_TO_ANSWER, RepliesService } from './replies.service';
@@ -177,6 +178,40 @@ describe('RepliesService', () => {
       );
     });
 
+    it('does not count a message refused with 404, and says 404 rather than 429 or a file refusal for a conversation not theirs', async () => {
+      const { repo, jobs, replies, attachments } = setup();
+      repo.seed(aMessage({ id: 'elsewhere', chatId: 'other-chat' }));
+      // Refused after the limit was taken (the statement found nothing): given back.
+      for (let i = 0; i < 5; i++) {
+        await expect(collect(replies.send(STRANGER, { chat_id: 'chat', content: 'not mine' }))).rejects.toEqual(
+          refused(404, 'Conversation not found'),
+        );
+        await expect(
+          collect(replies.send(OWNER, { chat_id: 'chat', content: 'after elsewhere', previous_message_id: 'elsewhere' })),
+        ).rejects.toEqual(refused(404, 'Message not found'));
+      }
+      for (let i = 0; i < 3; i++) await collect(replies.send(OWNER, { chat_id: 'chat', content: `m${i}` }));
+      expect(jobs.written).toHaveLength(3);
+      // At the limit, or with a file not theirs: the conversation's 404 still comes first.
+      await expect(collect(replies.send(OWNER, { chat_id: 'missing', content: 'one more' }))).rejects.toEqual(
+        refused(404, 'Conversation not found'),
+      );
+      await expect(
+        collect(replies.send(OWNER, { chat_id: 'chat', content: 'one more', previous_message_id: 'elsewhere' })),
+      ).rejects.toEqual(refused(404, 'Message not found'));
+      await expect(collect(replies.send(OWNER, { chat_id: 'chat', content: 'one more' }))).rejects.toEqual(refused(429));
+      attachments.files.clear();
+      await expect(
+        collect(
+          replies.send(STRANGER, {
+            chat_id: 'chat',
+            content: 'x',
+            files: [{ object_store_object_id: 'not-mine', mime_type: 'image/png' }],
+          }),
+        ),
+      ).rejects.toEqual(refused(404, 'Conversation not found'));
+    });
+
     it('counts per user and per UTC day', async () => {
       const { kv, config } = setup();
       const limit = new DailyLimit(new Throttler(kv), config);
@@ -269,7 +304,7 @@ describe('ReplyDrafts', () => {
   it("starts the reply's row signed by the persona, leased, saying from the first moment which model will answer", async () => {
     const { repo, drafts, conversation } = draftWith({});
     const before = Date.now();
-    const draft = await drafts.withMessage(conversation, { content: 'Prove it', previousId: null, files: [] });
+    const draft = await drafted(drafts, conversation, { content: 'Prove it', previousId: null });
     const row = repo.messages.get(draft.reply.id)!;
     expect(row).toMatchObject({ status: 'streaming', expertId: 'ada', expertName: 'Ada', authorUserId: null, content: '' });
     expect(row.leaseExpiresAt!.getTime()).toBeGreaterThanOrEqual(before + 5_000);
@@ -291,7 +326,7 @@ describe('ReplyDrafts', () => {
       {},
       new FakeModel({ id: 'offline', label: 'Offline model', offline: true, fixedModel: 'offline' }),
     );
-    const draft = await drafts.withMessage(conversation, { content: 'Prove it', previousId: null, files: [] });
+    const draft = await drafted(drafts, conversation, { content: 'Prove it', previousId: null });
     expect(draft.choice).toEqual({ model: 'offline', reasoning: false, autoSelected: false });
     expect(draft.reply.metadata).toMatchObject({ provider: 'offline', offline: true, auto_selected: false });
   });

@@ -19,7 +19,8 @@ export const NOTHING_TO_ANSWER = 'There is no message to answer again.';
 
 /**
  * Sending a message, answering one again, stopping a reply. The request is checked (the caller's
- * conversation and messages, their files, the daily limit), the rows are stored (ReplyDrafts),
+ * conversation and messages, their files, the daily limit; a new message's conversation and the
+ * message it follows in the statement that stores it), the rows are stored (ReplyDrafts),
  * `user_message` is sent, and the reply is written by ReplyJobs through the pipeline
  * (reply-pipeline.ts), whether or not anyone still listens.
  */
@@ -28,7 +29,7 @@ export class RepliesService {
   constructor(
     @Inject(ChatRepository) private readonly repo: Pick<ChatRepository, 'findConversation' | 'findMessage'>,
     @Inject(AttachmentsService) private readonly attachments: Pick<AttachmentsService, 'verify'>,
-    @Inject(DailyLimit) private readonly limit: Pick<DailyLimit, 'take'>,
+    @Inject(DailyLimit) private readonly limit: Pick<DailyLimit, 'take' | 'giveBack'>,
     @Inject(ReplyDrafts) private readonly drafts: Pick<ReplyDrafts, 'withMessage' | 'again'>,
     @Inject(ReplyJobs) private readonly jobs: Pick<ReplyJobs, 'write' | 'stop'>,
     @Inject(PersonalizeStep) private readonly personalize: Pick<PersonalizeStep, 'look'>,
@@ -41,18 +42,32 @@ export class RepliesService {
   ): Observable<ReplyEvent> {
     return replyStream(async (emit) => {
       const owner = ownerOf(caller);
-      const conversation = await this.conversationOf(owner, input.chat_id);
-      const previousId =
-        input.previous_message_id === undefined
-          ? conversation.lastActiveMessageId
-          : await this.previousIn(owner, conversation, input.previous_message_id);
-      const files = input.files?.length ? await this.attachments.verify(caller, input.files) : [];
-      await this.limit.take(caller);
-      // The memories are looked for while the message is stored (after the limit: a refused request costs no search).
+      const now = new Date();
+      let files: FileReference[];
+      try {
+        files = input.files?.length ? await this.attachments.verify(caller, input.files) : [];
+        await this.limit.take(caller, now);
+      } catch (error) {
+        // A conversation or a message that is not the caller's is refused first (404), as ever.
+        await this.targetOf(owner, input);
+        throw error;
+      }
+      // One statement: the conversation looked up, the message and its reply stored, the history read.
+      const draft = await this.drafts.withMessage(owner, input.chat_id, {
+        content: input.content,
+        previousId: input.previous_message_id,
+        files,
+      });
+      if (draft.missing) {
+        // Nothing was stored: the message is not counted.
+        await this.limit.giveBack(caller, now);
+        throw DomainError.notFound(draft.missing === 'conversation' ? CONVERSATION_NOT_FOUND : MESSAGE_NOT_FOUND);
+      }
+      const { conversation, userMessage, reply, choice, provider, history } = draft;
+      // The memories are looked for while the user message is sent and the tools are listed.
       const personalized = this.personalize.look(caller, conversation, input.content);
-      const draft = await this.drafts.withMessage(conversation, { content: input.content, previousId, files });
-      emit({ event: 'user_message', data: toMessageView(draft.userMessage) });
-      await this.jobs.write({ caller, conversation, emit, personalized, ...draft });
+      emit({ event: 'user_message', data: toMessageView(userMessage) });
+      await this.jobs.write({ caller, conversation, emit, personalized, userMessage, reply, choice, provider, history });
     });
   }
 
@@ -91,12 +106,15 @@ export class RepliesService {
     return conversation;
   }
 
-  /** The message a new one follows: one of this conversation's, or null (a new first message). */
-  private async previousIn(owner: string, conversation: ConversationEntity, previousId: string | null): Promise<string | null> {
-    if (!previousId) return null;
-    const previous: MessageEntity | null = await this.repo.findMessage(owner, previousId);
+  /**
+   * Throws the 404 a new message to `chat_id` after `previous_message_id` gets when either is not the
+   * caller's (the checks the start's statement makes, asked for when a refusal came before it).
+   */
+  private async targetOf(owner: string, input: { chat_id: string; previous_message_id?: string | null }): Promise<void> {
+    const conversation = await this.conversationOf(owner, input.chat_id);
+    if (!input.previous_message_id) return;
+    const previous: MessageEntity | null = await this.repo.findMessage(owner, input.previous_message_id);
     if (!previous || previous.chatId !== conversation.id) throw DomainError.notFound(MESSAGE_NOT_FOUND);
-    return previous.id;
   }
 }
 

@@ -34,8 +34,10 @@ export interface ReplyContext {
   /** Sends an event to whoever listens (nobody, once the client has gone: the reply goes on). */
   readonly emit: Emit;
   readonly startedAt: number;
-  /** Personalization already under way (started while the message was stored), if it was. */
+  /** Personalization already under way (started as the user message was sent), if it was. */
   readonly personalized?: Promise<Personalization>;
+  /** The conversation's messages, when the start read them with its writes (else the prompt step reads them). */
+  readonly history?: MessageEntity[];
 
   /** Personalize: the user's memories relevant to the message, and the query as shown to insiders. */
   memories: RelevantMemory[];
@@ -63,7 +65,7 @@ export interface ReplyContext {
 
 export type ReplyGiven = Pick<
   ReplyContext,
-  'caller' | 'conversation' | 'userMessage' | 'reply' | 'choice' | 'provider' | 'stop' | 'emit' | 'personalized'
+  'caller' | 'conversation' | 'userMessage' | 'reply' | 'choice' | 'provider' | 'stop' | 'emit' | 'personalized' | 'history'
 >;
 
 export function newReplyContext(given: ReplyGiven): ReplyContext {

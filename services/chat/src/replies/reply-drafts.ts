@@ -16,6 +16,8 @@ export interface ReplyDraft {
   reply: MessageEntity;
   choice: ModelChoice;
   provider: ProviderDescriptor;
+  /** The conversation's history as the start read it (the new message last), when it did. */
+  history?: MessageEntity[];
 }
 
 /**
@@ -31,26 +33,42 @@ export class ReplyDrafts {
     @Inject(SERVICE_CONFIG) private readonly config: ChatConfig,
   ) {}
 
-  /** A new user message after `previousId` (null: a new first message, a branch from the root) and its reply. */
+  /**
+   * A new user message in the owner's conversation `chatId`, after `previousId` (undefined: the
+   * conversation's active message; null: a new first message, a branch from the root), and its
+   * reply, with the conversation and its history: one statement (ChatRepository.addMessageWithReply).
+   * `missing` when the conversation is not the owner's or `previousId` is not one of its messages.
+   */
   async withMessage(
-    conversation: ConversationEntity,
-    message: { content: string; previousId: string | null; files: FileReference[] },
-  ): Promise<ReplyDraft> {
+    owner: string,
+    chatId: string,
+    message: { content: string; previousId?: string | null; files: FileReference[] },
+  ): Promise<{ missing: 'conversation' | 'previous message' } | (ReplyDraft & { missing?: undefined; conversation: ConversationEntity })> {
     const userMessage = this.repo.newMessage({
       id: randomUUID(),
-      chatId: conversation.id,
-      userId: conversation.userId,
+      chatId,
+      userId: owner,
       sender: SENDER_USER,
-      authorUserId: conversation.userId,
+      authorUserId: owner,
       expertId: null,
       expertName: null,
       content: message.content,
-      previousMessageId: message.previousId,
+      previousMessageId: message.previousId ?? null,
       metadata: { files: message.files },
     });
-    const { choice, provider, reply } = this.draft(conversation, userMessage);
-    const stored = await this.repo.addMessageWithReply(userMessage, reply, conversation.id, this.config.CHAT_REPLY_LEASE_MS);
-    return { userMessage: stored.message, reply: stored.reply, choice, provider };
+    const { choice, provider, reply } = this.draft({ id: chatId, userId: owner }, userMessage);
+    const stored = await this.repo.addMessageWithReply(userMessage, reply, this.config.CHAT_REPLY_LEASE_MS, {
+      follow: message.previousId === undefined,
+    });
+    if (stored.missing) return { missing: stored.missing };
+    return {
+      conversation: stored.conversation,
+      userMessage: stored.message,
+      reply: stored.reply,
+      history: stored.history,
+      choice,
+      provider,
+    };
   }
 
   /** Another reply to a stored user message (a sibling of its other replies). */
@@ -59,7 +77,7 @@ export class ReplyDrafts {
     return { userMessage, reply: await this.repo.startReply(reply, this.config.CHAT_REPLY_LEASE_MS), choice, provider };
   }
 
-  private draft(conversation: ConversationEntity, userMessage: MessageEntity) {
+  private draft(conversation: Pick<ConversationEntity, 'id' | 'userId'>, userMessage: MessageEntity) {
     const provider = this.llm.describe();
     const choice = chooseModel(this.config, userMessage.content, provider);
     const reply = this.repo.newMessage({

@@ -1,13 +1,15 @@
 import type { ReplyEvent } from '@app/contracts/chat';
 import { INSIDER_CONFIG_RPC } from '@app/contracts/insider-config';
 import { MEMORY_RPC } from '@app/contracts/memory';
+import { FakeBroadcastBus } from '@app/platform/testing';
 import { chatEnvSchema, type ChatConfig } from '../config';
 import { LlmError } from '../llm/llm-error';
 import type { LlmMessageTurn, ProviderDescriptor } from '../llm/llm-provider';
 import { aCaller, aConversation, aMessage } from '../testing/builders';
 import { FakeAttachments } from '../testing/attachments.fake';
-import { FakeBroadcastBus, FakeRpc } from '../testing/bus.fakes';
+import { FakeRpc } from '../testing/bus.fakes';
 import { FakeChatRepository } from '../testing/chat-repository.fake';
+import { drafted } from '../testing/drafts';
 import { aReplyWrites } from '../testing/reply-writes.fake';
 import { FakeLogger } from '../testing/logger.fake';
 import { FakeModel } from '../testing/model.fake';
@@ -76,10 +78,9 @@ function setup(options: { config?: Partial<ChatConfig>; provider?: ProviderDescr
     tweak?: (ctx: ReplyContext) => void,
   ) => {
     const events: ReplyEvent[] = [];
-    const draft = await drafts.withMessage(conversation, { content, previousId, files: [] });
+    const draft = await drafted(drafts, conversation, { content, previousId });
     const ctx = newReplyContext({
       caller: aCaller('owner'),
-      conversation,
       ...draft,
       stop: new AbortController(),
       emit: (e) => events.push(e),
@@ -455,10 +456,25 @@ describe('the reply pipeline', () => {
       expect(eventOf(events, 'error')!.data.detail).toBe('The model failed to answer. Please try again.');
     });
 
+    it('prompts with the history the start read with its writes, without reading it again', async () => {
+      const { repo, model, reply } = setup();
+      await reply('First question');
+      repo.fail('chatMessages');
+      const { events, row } = await reply('Second question');
+      expect(eventOf(events, 'error')).toBeUndefined();
+      expect(row.status).toBe('complete');
+      expect(model.requests.at(-1)!.turns.map((t) => ('content' in t ? t.content : t.role))).toEqual([
+        'First question',
+        expect.any(String),
+        'Second question',
+      ]);
+    });
+
     it('says a storage failure is one: the history could not be read, so the model was not asked', async () => {
       const { repo, model, logger, reply } = setup();
       repo.fail('chatMessages');
-      const { events, row } = await reply();
+      // Read here when the start did not read it (a reply answered again).
+      const { events, row } = await reply(undefined, undefined, (ctx) => Object.assign(ctx, { history: undefined }));
       expect(eventOf(events, 'error')!.data.detail).toBe(HISTORY_UNREADABLE);
       expect(model.requests).toEqual([]);
       expect(row).toMatchObject({ status: 'incomplete', content: '' });

@@ -1,6 +1,6 @@
 import { CHAT_STOP_SUBJECT } from '@app/contracts/chat';
 import { encode } from '@app/platform';
-import { FakeBroadcastBus } from '../testing/bus.fakes';
+import { FakeBroadcastBus } from '@app/platform/testing';
 import { StopRegistry } from './stop-registry';
 
 describe('StopRegistry', () => {

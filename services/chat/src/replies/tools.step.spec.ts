@@ -2,12 +2,14 @@ import type { ReplyEvent, ToolRun } from '@app/contracts/chat';
 import { INSIDER_CONFIG_RPC } from '@app/contracts/insider-config';
 import { MEMORY_RPC } from '@app/contracts/memory';
 import { z } from 'zod';
+import { FakeBroadcastBus } from '@app/platform/testing';
 import { chatEnvSchema, type ChatConfig } from '../config';
 import type { LlmToolCall } from '../llm/llm-provider';
 import { aCaller, aConversation } from '../testing/builders';
 import { FakeAttachments } from '../testing/attachments.fake';
-import { FakeBroadcastBus, FakeRpc } from '../testing/bus.fakes';
+import { FakeRpc } from '../testing/bus.fakes';
 import { FakeChatRepository } from '../testing/chat-repository.fake';
+import { drafted } from '../testing/drafts';
 import { aReplyWrites } from '../testing/reply-writes.fake';
 import { FakeLogger } from '../testing/logger.fake';
 import { FakeModel } from '../testing/model.fake';
@@ -73,10 +75,9 @@ function setup(tools: ChatTool<{ city: string }>[], config: Partial<ChatConfig> 
   repo.seed(conversation);
   const reply = async (tweak?: (ctx: ReplyContext) => void) => {
     const events: ReplyEvent[] = [];
-    const draft = await drafts.withMessage(conversation, { content: 'How warm is Lisbon?', previousId: null, files: [] });
+    const draft = await drafted(drafts, conversation, { content: 'How warm is Lisbon?', previousId: null });
     const ctx = newReplyContext({
       caller: aCaller('owner'),
-      conversation,
       ...draft,
       stop: new AbortController(),
       emit: (e) => events.push(e),

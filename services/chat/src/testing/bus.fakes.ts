@@ -1,7 +1,5 @@
 import type { Caller, RequestOf, ResponseOf, RpcContract } from '@app/contracts';
-import { BusUnavailableError, RpcCallError, type Bus, type CallOptions, type RpcClient } from '@app/platform';
-
-/** The bus as a unit test sees it: RPC answers it scripts, and broadcasts it can lose. */
+import { RpcCallError, type CallOptions, type RpcClient } from '@app/platform';
 
 /** The other services as the chat reaches them: answers by subject, and a record of every call. */
 export class FakeRpc implements Pick<RpcClient, 'call'> {
@@ -23,36 +21,5 @@ export class FakeRpc implements Pick<RpcClient, 'call'> {
 
   subjects(): string[] {
     return this.calls.map((c) => c.subject);
-  }
-}
-
-type BusMessage = { data: Uint8Array; headers: Record<string, string> };
-
-/** The bus's plain publish and subscribe, as every replica hears them, and a connection that can be lost. */
-export class FakeBroadcastBus implements Pick<Bus, 'subscribe' | 'publish' | 'onConnectionLost'> {
-  private readonly handlers = new Map<string, Set<(message: BusMessage) => void>>();
-  private readonly lossListeners = new Set<(error: BusUnavailableError) => void>();
-
-  async subscribe(subject: string, handler: (message: BusMessage) => void) {
-    const handlers = this.handlers.get(subject) ?? this.handlers.set(subject, new Set()).get(subject)!;
-    handlers.add(handler);
-    return { close: async () => void handlers.delete(handler) };
-  }
-
-  publish(subject: string, data: Uint8Array): void {
-    for (const handler of this.handlers.get(subject) ?? []) handler({ data, headers: {} });
-  }
-
-  onConnectionLost(listener: (error: BusUnavailableError) => void): () => void {
-    this.lossListeners.add(listener);
-    return () => this.lossListeners.delete(listener);
-  }
-
-  loseConnection(): void {
-    for (const listener of this.lossListeners) listener(new BusUnavailableError());
-  }
-
-  subscribers(subject: string): number {
-    return this.handlers.get(subject)?.size ?? 0;
   }
 }

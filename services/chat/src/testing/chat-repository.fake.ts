@@ -1,8 +1,9 @@
 import { ACCOUNT_DELETED, DomainError, type PublicOf } from '@app/platform';
-import type { ChatRepository, ExchangeCompleted } from '../conversations/chat.repository';
+import type { ChatRepository, ExchangeCompleted, StartedExchange } from '../conversations/chat.repository';
 import { ConversationEntity } from '../conversations/conversation.entity';
 import { MessageEntity } from '../conversations/message.entity';
 import { ShareEntity } from '../conversations/share.entity';
+import type { TreeNode } from '../conversations/message-tree';
 import { tick } from './builders';
 
 /**
@@ -165,6 +166,44 @@ export class FakeChatRepository implements PublicOf<ChatRepository> {
     return this.sorted((m) => m.chatId === chatId && m.status !== 'streaming');
   }
 
+  async messageTree(userId: string, chatId: string): Promise<{ nodes: TreeNode[]; lastActiveMessageId: string | null }> {
+    this.check('messageTree');
+    const live = (m: MessageEntity) => (m.leaseExpiresAt?.getTime() ?? 0) > Date.now();
+    const nodes = this.sorted((m) => m.chatId === chatId && m.userId === userId && (m.status !== 'streaming' || live(m))).map((m) => ({
+      id: m.id,
+      previousMessageId: m.previousMessageId,
+      sender: m.sender,
+      hidden: m.hidden,
+      createdAt: m.createdAt,
+      ...(m.status === 'streaming' ? { writing: { content: m.content } } : {}),
+    }));
+    const conversation = this.conversations.get(chatId);
+    return { nodes, lastActiveMessageId: nodes.length && conversation?.userId === userId ? conversation.lastActiveMessageId : null };
+  }
+
+  async anyHasFile(userId: string, chatId: string, ids: string[], objectId: string): Promise<boolean> {
+    this.check('anyHasFile');
+    return ids.some((id) => {
+      const m = this.messages.get(id);
+      const files = (m?.metadata.files ?? []) as { object_store_object_id?: string }[];
+      return (
+        !!m &&
+        m.chatId === chatId &&
+        m.userId === userId &&
+        m.status !== 'streaming' &&
+        files.some((f) => f.object_store_object_id === objectId)
+      );
+    });
+  }
+
+  async messagesIn(userId: string, chatId: string, ids: string[]): Promise<MessageEntity[]> {
+    this.check('messagesIn');
+    return ids.flatMap((id) => {
+      const m = this.messages.get(id);
+      return m && m.chatId === chatId && m.userId === userId && m.status !== 'streaming' ? [m] : [];
+    });
+  }
+
   async visibleMessages(userId: string, chatIds?: string[]): Promise<MessageEntity[]> {
     this.check('visibleMessages');
     return this.sorted((m) => m.userId === userId && !m.hidden && m.status !== 'streaming' && (!chatIds || chatIds.includes(m.chatId)));
@@ -216,16 +255,24 @@ export class FakeChatRepository implements PublicOf<ChatRepository> {
   async addMessageWithReply(
     message: MessageEntity,
     reply: MessageEntity,
-    conversationId: string,
     leaseMs: number,
-  ): Promise<{ message: MessageEntity; reply: MessageEntity }> {
+    options: { follow?: boolean } = {},
+  ): Promise<StartedExchange> {
     this.check('addMessageWithReply');
+    const conversation = this.conversations.get(message.chatId);
+    if (conversation?.userId !== message.userId) return { missing: 'conversation' };
+    if (options.follow) message.previousMessageId = conversation.lastActiveMessageId;
+    else if (message.previousMessageId) {
+      const previous = this.messages.get(message.previousMessageId);
+      if (previous?.userId !== message.userId || previous.chatId !== conversation.id || previous.status === 'streaming')
+        return { missing: 'previous message' };
+    }
     this.refuseForgotten(message.userId);
+    const history = this.sorted((m) => m.chatId === conversation.id && m.status !== 'streaming');
     message.createdAt = tick();
     this.messages.set(message.id, message);
-    const conversation = this.conversations.get(conversationId);
-    if (conversation) Object.assign(conversation, { lastActiveMessageId: message.id, lastMessageAt: message.createdAt });
-    return { message, reply: this.insertReply(reply, leaseMs) };
+    Object.assign(conversation, { lastActiveMessageId: message.id, lastMessageAt: message.createdAt });
+    return { conversation, message, reply: this.insertReply(reply, leaseMs), history: [...history, message] };
   }
 
   async recoverAbandonedReplies(): Promise<number> {

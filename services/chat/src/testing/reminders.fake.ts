@@ -86,7 +86,13 @@ export class FakeRemindersRepository implements PublicOf<RemindersRepository> {
           (r.status === 'delivering' && r.leaseUntil !== null && r.leaseUntil.getTime() < now),
       )
       .slice(0, limit);
-    for (const r of due) Object.assign(r, { status: 'delivering', leaseUntil: new Date(now + leaseMs), attempts: r.attempts + 1 });
+    for (const r of due)
+      Object.assign(r, {
+        status: 'delivering',
+        leaseUntil: new Date(now + leaseMs),
+        attempts: r.attempts + 1,
+        notifiedAt: r.notifiedAt ?? new Date(now),
+      });
     return due.map((r) => ({ ...r }));
   }
 

@@ -56,6 +56,11 @@ export class FilesHandlers {
     return this.files.discardImport(caller, data.object_store_object_id);
   }
 
+  @RpcHandler(FILES_RPC.discardAttachments)
+  discardAttachments({ caller, data }: RpcInput<typeof FILES_RPC.discardAttachments>) {
+    return this.files.discardAttachments(caller, data.object_store_object_ids);
+  }
+
   @RpcHandler(FILES_RPC.read)
   read({ caller, data }: RpcInput<typeof FILES_RPC.read>) {
     return this.files.read(caller, data);

@@ -8,6 +8,7 @@ import { MemoryFiles, MemoryObjects } from '../testing/files.fakes';
 import type { UploadsService } from '../uploads/uploads.service';
 import type { DerivedContentService } from './derived-content.service';
 import { FILE_NOT_FOUND, FilesService, LINK_EXPIRED, nowSeconds } from './files.service';
+import type { FileSource } from './user-file.columns';
 
 const OWNER = randomUUID();
 const STRANGER = randomUUID();
@@ -45,15 +46,19 @@ describe('FilesService', () => {
     );
   });
 
-  async function stored(bytes = Buffer.from('hello world'), mimeType = 'text/plain') {
+  async function stored(
+    bytes = Buffer.from('hello world'),
+    mimeType = 'text/plain',
+    { userId = OWNER, source = 'upload' }: { userId?: string; source?: FileSource } = {},
+  ) {
     const id = randomUUID();
     const storageKey = `objects/${id}`;
     await objects.put(storageKey, bytes, bytes.length);
     return store.insertFile({
       id,
-      userId: OWNER,
+      userId,
       filename: 'notes.txt',
-      source: 'upload',
+      source,
       mimeType,
       size: bytes.length,
       sha256: 'x',
@@ -151,6 +156,25 @@ describe('FilesService', () => {
     ).rejects.toMatchObject({
       status: 404,
     });
+  });
+
+  it("discards the caller's own uploads with what was made from them, and leaves anything else alone", async () => {
+    const [first, second] = [await stored(), await stored()];
+    await objects.put(`derived/${first.id}/text.txt`, Buffer.from('t'), 1);
+    await store.addDerivedKey(first.id, `derived/${first.id}/text.txt`);
+    const kept = [
+      await stored(undefined, undefined, { userId: STRANGER }),
+      await stored(undefined, undefined, { source: 'generated' }),
+      await stored(undefined, undefined, { source: 'import' }),
+    ];
+    const ids = [first.id, first.id, second.id, ...kept.map((file) => file.id), randomUUID(), 'not-a-uuid'];
+
+    expect(await files.discardAttachments(callerOf(OWNER), ids)).toEqual({ discarded: 2 });
+    expect([await store.findFile(first.id), await store.findFile(second.id)]).toEqual([null, null]);
+    expect([...objects.objects.keys()].sort()).toEqual(kept.map((file) => file.storageKey).sort());
+    for (const file of kept) expect(await store.findFile(file.id)).not.toBeNull();
+    // Again (a retry): nothing more to do.
+    expect(await files.discardAttachments(callerOf(OWNER), ids)).toEqual({ discarded: 0 });
   });
 
   it("purges a user's objects with what was made from them, and their unfinished uploads", async () => {

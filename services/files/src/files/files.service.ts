@@ -127,6 +127,23 @@ export class FilesService implements UserDataPurgeHook {
   }
 
   /**
+   * Attachments stored for something that was never written (an import's conversation refused
+   * because its job was over): their objects and rows go. Only the caller's uploads: anything else
+   * (another user's file, a generated image, an export zip, an id gone or not one) is left alone.
+   */
+  async discardAttachments(caller: Caller, objectIds: readonly string[]): Promise<{ discarded: number }> {
+    const userId = userIdOf(caller);
+    let discarded = 0;
+    for (const objectId of new Set(objectIds)) {
+      const file = UUID.test(objectId) ? await this.store.findFile(objectId) : null;
+      if (!file || file.userId !== userId || file.source !== 'upload') continue;
+      await this.objects.delete([file.storageKey, ...file.derivedKeys]);
+      if (await this.store.deleteFile(file.id, userId)) discarded++;
+    }
+    return { discarded };
+  }
+
+  /**
    * Called by the platform's purge before the user's rows go (each delivery: deleting twice is
    * harmless): the files' objects and what was made from them, and unfinished uploads' parts.
    */

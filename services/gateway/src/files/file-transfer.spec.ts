@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { Caller } from '@app/contracts';
 import { FILES_RPC, type FileChunk } from '@app/contracts/files';
-import { DomainError, type RpcClient } from '@app/platform';
+import { DomainError, RpcCallError, type RpcClient } from '@app/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { unzipSync } from 'fflate';
 import { storedFileEntries, sendZipStream, type ExportEntry } from './export-zip';
@@ -28,7 +28,9 @@ class FakeFiles {
   }
 
   async *stream(_contract: { subject: string }, data: { object_store_object_id: string }): AsyncIterable<FileChunk> {
-    const body = this.stored.get(data.object_store_object_id)!;
+    const body = this.stored.get(data.object_store_object_id);
+    // As the files service answers for a file deleted since it was listed.
+    if (!body) throw new RpcCallError({ status: 404, detail: 'File not found', code: 'not_found' }, FILES_RPC.read.subject);
     yield { kind: 'head', content_type: 'application/octet-stream', disposition: 'attachment', filename: 'x', size: body.length };
     for (let i = 0; i < body.length; i += 3) yield { kind: 'data', data: b64(body.subarray(i, i + 3)) };
   }
@@ -210,6 +212,22 @@ describe('the export zip', () => {
     expect(Buffer.from(zipped['profile.json']).toString()).toBe('{"name":"Ada"}');
     expect(Buffer.from(zipped['files/f-1-notes.txt']).toString()).toBe('first file body');
     expect([...zipped['files/f-2-file']]).toEqual([0, 255, 1, 254]);
+  });
+
+  it('leaves out a file deleted since it was listed (before its first byte), and holds the others', async () => {
+    files.stored.set('f-1', Buffer.from('kept'));
+    files.stored.delete('f-gone');
+    entries = () => [
+      { name: 'profile.json', data: Buffer.from('{}') },
+      ...storedFileEntries(files as unknown as RpcClient, caller, [
+        { id: 'f-gone', filename: 'export.zip' },
+        { id: 'f-1', filename: 'a.txt' },
+      ]),
+    ];
+    const { response, files: zipped } = await download();
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(zipped)).toEqual(['profile.json', 'files/f-1-a.txt']);
+    expect(Buffer.from(zipped['files/f-1-a.txt']).toString()).toBe('kept');
   });
 
   it('is an empty but valid zip when there is nothing to export', async () => {

@@ -9,11 +9,13 @@ describe('WebAssets', () => {
   const script = 'export const answer = 42;\n'.repeat(200);
   let dist: string;
   let fastify: FastifyInstance;
+  let web: WebAssets;
 
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), 'web-assets-'));
     mkdirSync(join(dist, 'assets'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Assistant</title>');
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><html><head lang="en"><title>Assistant</title></head></html>');
+    writeFileSync(join(dist, 'index.html.br'), brotliCompressSync('<!doctype html><title>stale</title>'));
     writeFileSync(join(dist, 'assets/app-1234.js'), script);
     writeFileSync(join(dist, 'assets/app-1234.js.br'), brotliCompressSync(script));
     writeFileSync(join(dist, 'assets/app-1234.js.gz'), gzipSync(script));
@@ -21,7 +23,9 @@ describe('WebAssets', () => {
     writeFileSync(join(dist, 'sw.js'), 'self.skipWaiting();');
     writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Assistant"}');
     fastify = Fastify();
-    await new WebAssets(dist).register(fastify);
+    web = new WebAssets(dist, 'c0ffee"<x');
+    await web.register(fastify);
+    fastify.get('/chat', (request, reply) => void web.serveApp(request, reply));
     await fastify.ready();
   });
 
@@ -68,5 +72,20 @@ describe('WebAssets', () => {
     expect(manifest.statusCode).toBe(200);
     expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
     expect(manifest.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('writes the serving commit into the page, for a navigation and for /index.html (what the worker keeps), escaped', async () => {
+    const meta = '<meta name="assistant-commit" content="c0ffee&quot;&lt;x" />';
+    for (const response of [
+      await fastify.inject({ method: 'GET', url: '/chat', headers: { accept: 'text/html' } }),
+      await get('/index.html', 'br, gzip'),
+    ]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toBe(`<!doctype html><html><head lang="en">\n    ${meta}<title>Assistant</title></head></html>`);
+    }
+    // What the build compressed of it (without the commit) is never sent.
+    expect((await get('/index.html.br')).statusCode).toBe(404);
   });
 });

@@ -11,16 +11,35 @@ const PLACEHOLDER = `<!doctype html>
 <p>API description: <a href="/api/docs">/api/docs</a></p>
 </body></html>`;
 
+/** The name of the page's meta element that says which build (commit) served it. */
+export const COMMIT_META = 'assistant-commit';
+
+const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
 /**
- * Serves the built web client: hashed assets with a long cache, and `index.html` (never cached)
- * for every other page path, so that client-side routes survive a reload.
+ * The client's `index.html` with the commit that serves it (`<meta name="assistant-commit">`), so
+ * that a page knows which build it is: one whose shell came from the service worker's store (a
+ * slow or absent network) can tell it is not the server's build, and update (modules/version).
+ */
+export function withCommit(html: string, commit: string | undefined): string {
+  if (!commit) return html;
+  return html.replace(/<head(\s[^>]*)?>/i, (head) => `${head}\n    <meta name="${COMMIT_META}" content="${escapeAttribute(commit)}" />`);
+}
+
+/**
+ * Serves the built web client: hashed assets with a long cache, and `index.html` (never cached,
+ * with the serving commit in it) for every other page path, so that client-side routes survive a
+ * reload; `/index.html` itself (what the service worker keeps) is the same page.
  */
 export class WebAssets {
   private readonly indexHtml: string | undefined;
 
-  constructor(private readonly distDir: string) {
+  constructor(
+    private readonly distDir: string,
+    commit?: string,
+  ) {
     const index = join(distDir, 'index.html');
-    this.indexHtml = existsSync(index) ? readFileSync(index, 'utf8') : undefined;
+    this.indexHtml = existsSync(index) ? withCommit(readFileSync(index, 'utf8'), commit) : undefined;
   }
 
   get built(): boolean {
@@ -38,10 +57,22 @@ export class WebAssets {
       // The build writes .br and .gz beside each asset (scripts/build.mjs): sent as they are to a
       // browser that accepts them, with `Vary: Accept-Encoding`; the plain file otherwise.
       preCompressed: true,
+      // index.html (and what the build compressed of it) is the page below, with the commit in it.
+      globIgnore: ['index.html', 'index.html.*'],
       setHeaders: (reply, path) => {
         reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
+    fastify.get('/index.html', (_request, reply) => this.sendIndex(reply));
+  }
+
+  /** `/index.html`: the page, as a navigation gets it. */
+  private sendIndex(reply: FastifyReply): void {
+    void reply
+      .status(200)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(this.indexHtml ?? PLACEHOLDER);
   }
 
   /** Answers a page navigation that matched no route with the client's `index.html`. */
@@ -53,11 +84,7 @@ export class WebAssets {
       path !== '/api' &&
       (request.headers.accept ?? '').includes('text/html');
     if (!isPage) return false;
-    void reply
-      .status(200)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(this.indexHtml ?? PLACEHOLDER);
+    this.sendIndex(reply);
     return true;
   }
 }

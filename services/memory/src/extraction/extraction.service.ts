@@ -49,8 +49,9 @@ export class ExtractionService {
       this.logger.warn({ msg: 'Exchange of a user id that is not a UUID: nothing learnt', event_id: eventId }, 'Extraction');
       return 'skipped';
     }
-    // A redelivery must not ask the model again (the merge below is once-only in any case).
-    if (await this.store.applied(eventId)) return 'duplicate';
+    // A redelivery must not ask the model again (the merge below is once-only in any case, so the
+    // offline rules, which ask nobody, skip this statement: a redelivery is found by the merge).
+    if (this.extractor.name === 'model' && (await this.store.applied(eventId))) return 'duplicate';
     const extracted = await this.extract(exchange);
     if (!extracted.length) {
       // Recorded all the same, so that a redelivery is recognised.
@@ -96,13 +97,11 @@ export class ExtractionService {
   }
 
   private async known(userId: string, text: string): Promise<KnownMemory[]> {
-    const [hits, recent] = await Promise.all([
-      this.store.search(userId, searchWords(text), KNOWN_RELEVANT),
-      this.store.recent(userId, KNOWN_RECENT),
-    ]);
+    // One statement for both (after every exchange).
+    const { hits, latest } = await this.store.known(userId, searchWords(text), KNOWN_RELEVANT, KNOWN_RECENT);
     const seen = new Set<string>();
     const out: KnownMemory[] = [];
-    for (const memory of [...hits.map((h) => h.memory), ...recent]) {
+    for (const memory of [...hits, ...latest]) {
       if (seen.has(memory.id)) continue;
       seen.add(memory.id);
       out.push({ text: memory.text, subject: memory.subjectKey });

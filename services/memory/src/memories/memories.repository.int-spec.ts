@@ -52,6 +52,23 @@ describe('MemoriesRepository on PostgreSQL', () => {
     expect((await memories.list(userId)).map((m) => m.text)).toEqual(['Has a dog named Rex']);
   });
 
+  it('records an exchange with nothing to learn once, and writes nothing for it', async () => {
+    const userId = randomUUID();
+    await addAll(userId, ['likes tea']);
+    const eventId = `exchange:${randomUUID()}`;
+    let asked: StoredMemory[] | undefined;
+    const nothing = (candidates: StoredMemory[]) => {
+      asked = candidates;
+      return { inserts: [], updates: [] };
+    };
+
+    expect(await memories.merge(eventId, userId, source, { subjects: [], texts: [] }, nothing)).toBe(true);
+    expect(asked).toEqual([]);
+    expect(await memories.applied(eventId)).toBe(true);
+    expect(await memories.merge(eventId, userId, source, { subjects: [], texts: [] }, nothing)).toBe(false);
+    expect((await memories.list(userId)).map((m) => m.text)).toEqual(['likes tea']);
+  });
+
   it('shows the merge the memories sharing a subject, a text, or saying more than a text, and escapes LIKE', async () => {
     const userId = randomUUID();
     await addAll(userId, ['has a dog named rex', 'likes 100% cotton', 'likes 1000 cotton shirts']);
@@ -121,8 +138,11 @@ describe('MemoriesRepository on PostgreSQL', () => {
     expect(await memories.update(stranger, memory.id, { text: 'Not allergic' })).toBeNull();
     expect(await memories.restore(stranger, memory.id, 60)).toBeNull();
     expect(await memories.list(stranger)).toEqual([]);
-    expect(await memories.search(stranger, ['peanuts'], 10)).toEqual([]);
-    expect((await memories.search(userId, ['peanuts'], 10)).map((hit) => hit.memory.id)).toEqual([memory.id]);
+    expect(await memories.known(stranger, ['peanuts'], 10, 10)).toEqual({ hits: [], latest: [] });
+    expect(await memories.known(userId, ['peanuts'], 10, 10)).toEqual({
+      hits: [{ id: memory.id, text: 'allergic to peanuts', subjectKey: memory.subjectKey }],
+      latest: [{ id: memory.id, text: 'allergic to peanuts', subjectKey: memory.subjectKey }],
+    });
     expect(await memories.update(userId, memory.id, { isConfirmed: false })).toMatchObject({
       isConfirmed: false,
       text: 'allergic to peanuts',

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { applyOnce, isForgotten, lockUser, platformMetrics } from '@app/platform';
+import { applyOnce, isForgotten, lockUser, plainQuery, platformMetrics } from '@app/platform';
 import { randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { MergeCandidate, MergePlan } from '../extraction/merge-plan';
 import { UserMemoryEntity } from './user-memory.entity';
@@ -22,6 +21,9 @@ export interface SearchHit<M extends RetrievedMemory = StoredMemory> {
   textRank: number;
 }
 
+/** What a model extractor is shown of a memory (`known`). */
+export type KnownRow = Pick<StoredMemory, 'id' | 'text' | 'subjectKey'>;
+
 /** What personalization reads of a memory: what it ranks it by and what it tells the chat. */
 export type RetrievedMemory = Pick<StoredMemory, 'id' | 'text' | 'isConfirmed' | 'updatedAt'>;
 
@@ -33,21 +35,25 @@ export type RetrievedMemory = Pick<StoredMemory, 'id' | 'text' | 'isConfirmed' |
  * their dates parsed for nothing). The user's latest memories come in the same round trip when asked
  * for ($4 > 0): `kind` tells them apart.
  */
-const RELEVANT_SQL = `
-  (SELECT 'match' AS kind, m.user_memory_id, m.text, m.is_confirmed, m.updated_at, ts_rank(m.search, query.q) AS text_rank
+const relevantSql = (more = '') => `
+  (SELECT 'match' AS kind, m.user_memory_id, m.text, m.is_confirmed, m.updated_at${more}, ts_rank(m.search, query.q) AS text_rank
    FROM (SELECT websearch_to_tsquery('english', $2::text) AS q OFFSET 0) AS query, user_memory m
    WHERE m.user_id = $1 AND m.removed_at IS NULL AND m.search @@ query.q
    ORDER BY text_rank DESC, m.updated_at DESC
    LIMIT $3)
   UNION ALL
-  (SELECT 'latest', user_memory_id, text, is_confirmed, updated_at, NULL
-   FROM user_memory
-   WHERE user_id = $1 AND removed_at IS NULL
-   ORDER BY is_confirmed DESC, updated_at DESC
+  (SELECT 'latest', m.user_memory_id, m.text, m.is_confirmed, m.updated_at${more}, NULL
+   FROM user_memory m
+   WHERE m.user_id = $1 AND m.removed_at IS NULL
+   ORDER BY m.is_confirmed DESC, m.updated_at DESC
    LIMIT $4)`;
+const RELEVANT = { name: 'memory-relevant', text: relevantSql() };
+/** The same for a model extractor after every exchange (ExtractionService), with each memory's subject. */
+const KNOWN = { name: 'memory-known', text: relevantSql(', m.subject_key') };
 
 interface RelevantRow {
   kind: 'match' | 'latest';
+  subject_key?: string | null;
   user_memory_id: string;
   text: string;
   is_confirmed: boolean;
@@ -63,6 +69,13 @@ export interface MemorySource {
 
 export const EXTRACTION_CONSUMER = 'memory-extraction';
 
+/** After every exchange (plainQuery, prepared once per connection): whether it was learnt from already, and its record alone. */
+const IS_APPLIED = { name: 'memory-is-applied', text: 'SELECT 1 FROM processed_event WHERE consumer = $1 AND event_id = $2' };
+const RECORD_APPLIED = {
+  name: 'memory-record-applied',
+  text: 'INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id',
+};
+
 const view = (row: UserMemoryEntity): StoredMemory => ({
   id: row.id,
   userId: row.userId,
@@ -77,42 +90,6 @@ const view = (row: UserMemoryEntity): StoredMemory => ({
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
   removedAt: row.removedAt,
-});
-
-/** A row of user_memory as a plain query answers it. */
-interface MemoryRow {
-  user_memory_id: string;
-  user_id: string;
-  source_chat_id: string | null;
-  source_message_id: string | null;
-  text: string;
-  normalized_text: string;
-  subject_key: string | null;
-  is_inference: boolean;
-  is_fact: boolean;
-  is_confirmed: boolean;
-  created_at: Date;
-  updated_at: Date;
-  removed_at: Date | null;
-}
-
-const MEMORY_COLUMNS =
-  'user_memory_id, user_id, source_chat_id, source_message_id, text, normalized_text, subject_key, is_inference, is_fact, is_confirmed, created_at, updated_at, removed_at';
-
-const fromRow = (row: MemoryRow): StoredMemory => ({
-  id: row.user_memory_id,
-  userId: row.user_id,
-  sourceChatId: row.source_chat_id,
-  sourceMessageId: row.source_message_id,
-  text: row.text,
-  normalizedText: row.normalized_text,
-  subjectKey: row.subject_key,
-  isInference: row.is_inference,
-  isFact: row.is_fact,
-  isConfirmed: row.is_confirmed,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  removedAt: row.removed_at,
 });
 
 /** The only file that touches the memory schema. Every read and write is scoped by the owner. */
@@ -178,21 +155,6 @@ export class MemoriesRepository {
     return row && !row.removedAt ? row : null;
   }
 
-  /** Live memories matching any of the words (PostgreSQL full text, `english`), best text rank first. */
-  async search(userId: string, words: string[], limit: number): Promise<SearchHit[]> {
-    if (!words.length) return [];
-    // One indexed read (user_memory_live_search: the user's live matches only), ranked in the same query.
-    const rows: (MemoryRow & { text_rank: number | string })[] = await this.dataSource.query(
-      `SELECT ${MEMORY_COLUMNS}, ts_rank(search, websearch_to_tsquery('english', $2)) AS text_rank
-       FROM user_memory
-       WHERE user_id = $1 AND removed_at IS NULL AND search @@ websearch_to_tsquery('english', $2)
-       ORDER BY text_rank DESC, updated_at DESC
-       LIMIT $3`,
-      [userId, words.join(' or '), limit],
-    );
-    return rows.map((row) => ({ memory: fromRow(row), textRank: Number(row.text_rank) }));
-  }
-
   /**
    * Personalization in one round trip: the `candidates` live memories best matching any of the
    * words (full text, `english`), and the user's `latest` live memories (confirmed first, then the
@@ -205,12 +167,12 @@ export class MemoriesRepository {
     latest: number,
   ): Promise<{ hits: SearchHit<RetrievedMemory>[]; latest: RetrievedMemory[] }> {
     if (!words.length && latest <= 0) return { hits: [], latest: [] };
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    const { rows } = await pool.query<RelevantRow>({
-      name: 'memory-relevant',
-      text: RELEVANT_SQL,
-      values: [userId, words.length ? words.join(' or ') : null, candidates, Math.max(0, latest)],
-    });
+    const rows = await plainQuery<RelevantRow>(this.dataSource, RELEVANT, [
+      userId,
+      words.length ? words.join(' or ') : null,
+      candidates,
+      Math.max(0, latest),
+    ]);
     const found = { hits: [] as SearchHit<RetrievedMemory>[], latest: [] as RetrievedMemory[] };
     for (const row of rows) {
       const memory = { id: row.user_memory_id, text: row.text, isConfirmed: row.is_confirmed, updatedAt: row.updated_at };
@@ -220,18 +182,32 @@ export class MemoriesRepository {
     return found;
   }
 
-  /** Live memories, confirmed first, then the most recently updated. */
-  async recent(userId: string, limit: number): Promise<StoredMemory[]> {
-    const rows = await this.live(userId).orderBy('m.is_confirmed', 'DESC').addOrderBy('m.updated_at', 'DESC').limit(limit).getMany();
-    return rows.map(view);
+  /**
+   * What a model extractor is shown, in one statement (as `relevant`, with each memory's subject): the
+   * `candidates` live memories best matching any of the words, and the user's `latest` live memories
+   * (confirmed first, then the most recently updated).
+   */
+  async known(userId: string, words: string[], candidates: number, latest: number): Promise<{ hits: KnownRow[]; latest: KnownRow[] }> {
+    const rows = await plainQuery<RelevantRow>(this.dataSource, KNOWN, [
+      userId,
+      words.length ? words.join(' or ') : null,
+      candidates,
+      Math.max(0, latest),
+    ]);
+    const found = { hits: [] as KnownRow[], latest: [] as KnownRow[] };
+    for (const row of rows) {
+      (row.kind === 'match' ? found.hits : found.latest).push({
+        id: row.user_memory_id,
+        text: row.text,
+        subjectKey: row.subject_key ?? null,
+      });
+    }
+    return found;
   }
 
-  /** Whether an event was applied already (so a redelivery does not ask the model again). */
+  /** Whether an event was applied already (so a redelivery does not ask the model again). After every exchange: a plain query. */
   async applied(eventId: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM processed_event WHERE consumer = $1 AND event_id = $2', [
-      EXTRACTION_CONSUMER,
-      eventId,
-    ]);
+    const rows = await plainQuery(this.dataSource, IS_APPLIED, [EXTRACTION_CONSUMER, eventId]);
     // A redelivery, caught before the model is asked anything: counted with those applyOnce catches.
     if (rows.length > 0) platformMetrics.recordEventRedelivered(EXTRACTION_CONSUMER);
     return rows.length > 0;
@@ -251,6 +227,14 @@ export class MemoriesRepository {
     lookup: { subjects: string[]; texts: string[] },
     plan: (candidates: StoredMemory[]) => MergePlan,
   ): Promise<boolean> {
+    if (!lookup.subjects.length && !lookup.texts.length) {
+      // Nothing to look up: no memory is a candidate, so what the plan asks is known now. When it asks
+      // nothing (an exchange with nothing worth remembering: most of them), the event is only recorded
+      // as applied, in one statement instead of a transaction of six (the user's lock, the forgotten
+      // check and the candidates' read guard writes that do not come).
+      const nothing = plan([]);
+      if (!nothing.inserts.length && !nothing.updates.length) return this.recordApplied(eventId);
+    }
     return applyOnce(this.dataSource, EXTRACTION_CONSUMER, eventId, async (manager) => {
       // One merge per user at a time (two exchanges ending together cannot both add the same
       // subject), and never for a deleted account (an exchange that arrives after the purge).
@@ -288,6 +272,13 @@ export class MemoriesRepository {
         );
       }
     });
+  }
+
+  /** Records the event as applied (what applyOnce records, alone); false when it was already. */
+  private async recordApplied(eventId: string): Promise<boolean> {
+    const rows = await plainQuery(this.dataSource, RECORD_APPLIED, [EXTRACTION_CONSUMER, eventId]);
+    if (rows.length === 0) platformMetrics.recordEventRedelivered(EXTRACTION_CONSUMER);
+    return rows.length > 0;
   }
 
   /** Erases memories removed before `windowSeconds` ago (after the undo window); answers how many. */

@@ -37,6 +37,9 @@ class FakeKv implements KeyValueStore {
     this.entries.set(key, String(next));
     return next;
   }
+  async decrement(key: string) {
+    if (this.entries.has(key)) this.entries.set(key, String(Math.max(0, Number(this.entries.get(key)) - 1)));
+  }
   async delete(key: string) {
     this.entries.delete(key);
   }

@@ -26,7 +26,14 @@ export async function updateServiceWorker(waitMs: number = UPDATE_WAIT_MS): Prom
   try {
     const registration = await navigator.serviceWorker.getRegistration();
     if (!registration) return;
-    await registration.update();
+    // Bounded too: the reload must come, whatever the worker's update does.
+    let expired: ReturnType<typeof setTimeout> | undefined;
+    const updated = await Promise.race([
+      registration.update().then(() => true),
+      new Promise<false>((resolve) => (expired = setTimeout(() => resolve(false), waitMs))),
+    ]);
+    clearTimeout(expired);
+    if (!updated) return;
     const next = registration.installing ?? registration.waiting;
     if (!next) return;
     await new Promise<void>((resolve) => {

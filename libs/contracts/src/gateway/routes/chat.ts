@@ -5,6 +5,8 @@ import {
   ConversationWithMessagesSchema,
   CreateConversationBodySchema,
   FeedbackBodySchema,
+  MessagePageQuerySchema,
+  MessagePageSchema,
   MessageSchema,
   MessagesQuerySchema,
   SearchQuerySchema,
@@ -105,6 +107,19 @@ export const chatRoutes = {
     query: MessagesQuerySchema,
     response: z.array(MessageSchema),
     rpc: CHAT_RPC.messages,
+  }),
+  page: defineRoute({
+    method: 'GET',
+    path: '/api/v1/chats/:chat_id/messages',
+    summary:
+      "A page of the conversation's active branch, oldest first: the newest `limit` messages, or those before `before` (older pages), or the end of the branch through `through` (a message on another branch); with the versions of each for the branch switcher",
+    tag: 'chat',
+    auth: 'bearer',
+    params: chatId,
+    query: MessagePageQuerySchema,
+    response: MessagePageSchema,
+    errors: { 404: 'No such conversation of the caller, or no such message in it' },
+    rpc: CHAT_RPC.page,
   }),
   send: defineRoute({
     method: 'POST',

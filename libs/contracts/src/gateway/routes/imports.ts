@@ -33,6 +33,18 @@ export const importRoutes = {
     },
     rpc: IMPORT_RPC.start,
   }),
+  cancel: defineRoute({
+    method: 'POST',
+    path: '/api/v1/imports/:import_id/cancel',
+    summary:
+      'Stop an import that is queued or running: no conversation is written after this answer; those imported before stay. Cancelling a cancelled import again answers it as it is',
+    tag: 'imports',
+    auth: 'bearer',
+    params: ImportParamsSchema,
+    response: ImportSchema,
+    errors: { 404: 'No such import of the caller', 409: 'The import is over already (done or refused)' },
+    rpc: IMPORT_RPC.cancel,
+  }),
   list: defineRoute({
     method: 'GET',
     path: '/api/v1/imports/',

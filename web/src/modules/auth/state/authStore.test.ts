@@ -45,6 +45,33 @@ describe('auth start-up (section 4)', () => {
     expect(authStatusOf(authStore.get())).toBe('anonymous');
   });
 
+  it('keeps a stored token the server cannot be asked about (offline, 5xx): no new guest, checked again once back online', async () => {
+    localStorage.setItem('access_token', 'guest-with-history');
+    let reachable = false;
+    let failures = 0;
+    const api = mockFetch({
+      'GET /api/v1/auth/me': () => {
+        if (reachable) return json(200, guestUser);
+        failures++;
+        if (failures % 2) throw new TypeError('Failed to fetch');
+        return json(503, { detail: 'Restarting' });
+      },
+      'POST /api/v1/auth/anon': json(200, { token: 'another-guest', error: null, redirect_url: null }),
+    });
+    const started = startAuth();
+    await vi.waitFor(() => expect(authStore.get().unreachable).toBe(true));
+    expect(authStore.get()).toMatchObject({ isLoading: true, isLoggedIn: false });
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(failures).toBeGreaterThanOrEqual(2));
+    expect(localStorage.getItem('access_token')).toBe('guest-with-history');
+    reachable = true;
+    window.dispatchEvent(new Event('online'));
+    await started;
+    expect(api.called('POST /api/v1/auth/anon')).toHaveLength(0);
+    expect(localStorage.getItem('access_token')).toBe('guest-with-history');
+    expect(authStore.get()).toMatchObject({ isLoading: false, isLoggedIn: true, unreachable: false, accessToken: 'guest-with-history' });
+  });
+
   it('is logged out with no user when the guest cannot be created either', async () => {
     localStorage.setItem('access_token', 'expired');
     mockFetch({ 'GET /api/v1/auth/me': json(401, { detail: 'no' }), 'POST /api/v1/auth/anon': json(503, { detail: 'down' }) });

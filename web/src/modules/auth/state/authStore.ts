@@ -24,6 +24,11 @@ export type AuthState = {
   googleClientId: string | null;
   appleConfig: AppleConfig | null;
   firebaseConfig: FirebaseConfig | null;
+  /**
+   * Start-up could not reach the server to check the stored token (offline, or the server down):
+   * the token is kept and checked again until it answers (still loading meanwhile).
+   */
+  unreachable: boolean;
 };
 
 /** The states of section 4: loading, logged out, anonymous user, registered user. */
@@ -40,6 +45,7 @@ export const authStore = createStore<AuthState>(() => ({
   googleClientId: null,
   appleConfig: null,
   firebaseConfig: null,
+  unreachable: false,
 }));
 
 export function authStatusOf(state: Pick<AuthState, 'isLoading' | 'isLoggedIn' | 'user'>): AuthStatus {
@@ -97,11 +103,49 @@ function rememberUser(token: string, user: User): void {
     accessToken: token,
     isLoggedIn: true,
     userRequestedLogout: false,
+    unreachable: false,
     lastLoggedInEmail: user.email ?? s.lastLoggedInEmail,
   }));
 }
 
 const transient = (error: unknown) => !(error instanceof ApiError) || error.status >= 500;
+
+/** The longest start-up waits between two checks of a stored token while the server cannot be reached. */
+export const UNREACHABLE_RETRY_MAX_MS = 30_000;
+
+/**
+ * Checks a stored token with GET /auth/me until the server answers: the user, or null once the
+ * token is refused (4xx). While it cannot be reached (network, 5xx), the token is kept, the state
+ * says so, and it is checked again when the browser is back online or after a growing wait (1 s,
+ * 2 s, ... 30 s): a guest opening the app offline or during a deploy must not lose its only key
+ * to its conversations, nor be replaced by a new guest. Gives up (null) if a sign-in overtakes it.
+ */
+async function checkStored(token: string, overtaken: () => boolean): Promise<User | null | 'overtaken'> {
+  for (let wait = 1_000; ; wait = Math.min(wait * 2, UNREACHABLE_RETRY_MAX_MS)) {
+    try {
+      const user = await fetchMe(token);
+      authStore.set({ unreachable: false });
+      return user;
+    } catch (error) {
+      if (!transient(error)) {
+        authStore.set({ unreachable: false });
+        return null;
+      }
+    }
+    if (overtaken()) return 'overtaken';
+    authStore.set({ unreachable: true });
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        window.removeEventListener('online', done);
+        resolve();
+      };
+      const timer = setTimeout(done, wait);
+      window.addEventListener('online', done);
+    });
+    if (overtaken()) return 'overtaken';
+  }
+}
 
 /** Validates a token with GET /auth/me; a transient failure (network, 5xx) is tried once more. */
 async function validate(token: string): Promise<User | null> {
@@ -158,7 +202,8 @@ export function completesSignIn(location: Pick<Location, 'pathname' | 'hash'>): 
 
 /**
  * Start-up (section 4): no stored token creates a guest; a stored token is validated, with the
- * guest as fallback; if that fails too the state is logged out with no user. With
+ * guest as fallback once it is refused (a server that cannot be reached refuses nothing: the check
+ * waits for it, see checkStored); if that fails too the state is logged out with no user. With
  * `completingSignIn` it only shows the loading state and leaves the session to that sign-in. A
  * sign-in that starts meanwhile wins: start-up then changes nothing and makes no guest.
  */
@@ -174,8 +219,8 @@ export function startAuth(options: { completingSignIn?: boolean } = {}): Promise
     const stored = readStorage(STORAGE_KEYS.accessToken);
     let session: { token: string; user: User } | null = null;
     if (stored) {
-      const user = await validate(stored);
-      if (overtaken()) return;
+      const user = await checkStored(stored, overtaken);
+      if (user === 'overtaken' || overtaken()) return;
       if (user) session = { token: stored, user };
     }
     session ??= await createGuest();

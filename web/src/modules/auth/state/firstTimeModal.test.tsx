@@ -1,7 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { guestUser, registeredUser } from '../../../test/fetchMock';
+import { guestUser } from '../../../test/fetchMock';
+import { signedIn, signedInAsGuest } from '../../../test/session';
 import { WelcomeDialog } from '../components/WelcomeDialog';
 import { authStore } from './authStore';
 import { isWelcomeExcludedPath, resetFirstTimeModal, shouldShowFirstTimeModal } from './firstTimeModal';
@@ -21,7 +22,7 @@ describe('first-time modal (sections 2 and 4)', () => {
   });
 
   it('shows the dialog once, sets the flag, and shows it again after the flag is removed', () => {
-    authStore.set({ isLoading: false, isLoggedIn: true, user: guestUser, accessToken: 't' });
+    signedInAsGuest();
     const first = render(
       <MemoryRouter initialEntries={['/chat']}>
         <WelcomeDialog />
@@ -50,7 +51,7 @@ describe('first-time modal (sections 2 and 4)', () => {
   });
 
   it('waits on an excluded path and for a registered user shows nothing', () => {
-    authStore.set({ isLoading: false, isLoggedIn: true, user: registeredUser, accessToken: 't' });
+    signedIn();
     render(
       <MemoryRouter initialEntries={['/chat']}>
         <WelcomeDialog />

@@ -1,4 +1,4 @@
-import type { FileReference, Message, ReplyEvent } from '@app/contracts/chat';
+import type { FileReference, Message, MessagePage, ReplyEvent } from '@app/contracts/chat';
 import { API } from '@app/contracts/gateway';
 import { ApiError, call } from '../../common/api/http';
 import { createSseParser } from '../utils/sse';
@@ -14,6 +14,33 @@ export async function fetchMessages(chatIds?: string[]): Promise<Message[]> {
   const query = { chat_ids: chatIds?.length ? chatIds.join(',') : undefined };
   const messages = await call(API.chat.messages, { query }, { orElse: [], failure: FAILED_MESSAGES });
   return messages.filter((message) => !message.hidden);
+}
+
+/** Messages asked for at a time: several screens of the longest replies. */
+export const MESSAGE_PAGE_SIZE = 50;
+
+export const EMPTY_PAGE: MessagePage = { messages: [], versions: [], has_more: false, leaf_id: null, replying: null };
+
+/**
+ * A page of a conversation's active branch (oldest first): its newest messages, those before
+ * `before` (older ones), or the newest of the branch through `through`. A conversation (or a
+ * message) that is not the caller's answers an empty page, as the message list did.
+ */
+export async function fetchMessagePage(
+  chatId: string,
+  cursor: { before?: string; through?: string } = {},
+  limit = MESSAGE_PAGE_SIZE,
+): Promise<MessagePage> {
+  try {
+    return await call(
+      API.chat.page,
+      { params: { chat_id: chatId }, query: { ...cursor, limit } },
+      { orElse: EMPTY_PAGE, failure: (status) => new ApiError(FAILED_MESSAGES, status) },
+    );
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return EMPTY_PAGE;
+    throw error;
+  }
 }
 
 export const deleteConversation = (chatId: string) => call(API.chat.remove, { params: { chat_id: chatId } }, { failure: FAILED_DELETE });

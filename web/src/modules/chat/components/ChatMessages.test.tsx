@@ -27,6 +27,7 @@ function List({
         chatId="c1"
         visible={visible}
         all={visible}
+        versions={new Map()}
         pendingUser={pendingUser}
         draft={draft}
         linked={{ target: null, highlighted: null, marks: null }}

@@ -1,18 +1,28 @@
-import { useLayoutEffect, useMemo, useRef, type Ref } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, type Ref } from 'react';
 import type { SearchTerm } from '@app/contracts/chat/search-terms';
 import type { ReplyDraft } from '../state/replyStore';
 import { useFeedback, useSwitchBranch } from '../hooks/chatQueries';
+import type { OlderMessages } from '../hooks/useConversationView';
 import { useMessageWindow, type MessageListHandle } from '../hooks/useMessageWindow';
 import { latestLeafFrom, siblingsOf, type DisplayMessage } from '../utils/history';
-import { branchPlaces, messageRows } from '../utils/messageRows';
+import { messageRows, placesOf, type KnownVersions } from '../utils/messageRows';
 import { MessageItem } from './message/MessageItem';
 import type { MessageActions } from './message/messageProps';
+import { WindowedMessages } from './WindowedMessages';
+
+/** How close to the first message read (rows) the reader comes before older ones are asked for. */
+const OLDER_AHEAD_ROWS = 6;
 
 type ChatMessagesProps = {
   chatId?: string;
   /** The active branch up to where a streaming reply attaches. */
   visible: DisplayMessage[];
+  /** Every message read (the active branch's, and those of a reply on its way). */
   all: DisplayMessage[];
+  /** The versions of the messages read, as the server gave them with their pages. */
+  versions: Map<string, KnownVersions>;
+  /** The branch's older messages, read when the reader nears the top. */
+  older?: OlderMessages;
   /** The user's message of the exchange streaming, until it is stored. */
   pendingUser: DisplayMessage | null;
   draft: ReplyDraft | null;
@@ -33,6 +43,8 @@ export function ChatMessages({
   chatId,
   visible,
   all,
+  versions,
+  older,
   pendingUser,
   draft,
   linked,
@@ -45,7 +57,7 @@ export function ChatMessages({
   const switchBranch = useSwitchBranch();
   const feedback = useFeedback(chatId ?? '');
   const streaming = !!draft?.streaming;
-  const places = useMemo(() => branchPlaces(all), [all]);
+  const places = useMemo(() => placesOf(all, versions), [all, versions]);
   const hasDraft = !!draft;
   const draftId = draft?.id;
   const rows = useMemo(
@@ -54,9 +66,9 @@ export function ChatMessages({
   );
 
   // The same functions for every render, calling the latest handlers: the messages stay memoised.
-  const latest = useRef({ onEdit, onRegenerate, chatId, all, switchBranch, feedback });
+  const latest = useRef({ onEdit, onRegenerate, chatId, all, versions, switchBranch, feedback });
   useLayoutEffect(() => {
-    latest.current = { onEdit, onRegenerate, chatId, all, switchBranch, feedback };
+    latest.current = { onEdit, onRegenerate, chatId, all, versions, switchBranch, feedback };
   });
   const actions = useMemo<MessageActions>(
     () => ({
@@ -64,9 +76,11 @@ export function ChatMessages({
       regenerate: (message) => latest.current.onRegenerate(message),
       feedback: (message, value, verbose) => latest.current.feedback.mutate({ messageId: message.id, feedback: value, verbose }),
       switchBranch: (message, index) => {
-        const { chatId: id, all: messages, switchBranch: mutation } = latest.current;
-        const siblings = siblingsOf(message, messages);
-        if (id && siblings[index]) mutation.mutate({ chatId: id, leafId: latestLeafFrom(siblings[index].id, messages) });
+        const { chatId: id, all: messages, versions: known, switchBranch: mutation } = latest.current;
+        // Where the version leads, as the server knows it (its branch is seldom read); else as read.
+        const sibling = siblingsOf(message, messages)[index];
+        const leafId = known.get(message.id)?.leaves[index] ?? (sibling ? latestLeafFrom(sibling.id, messages) : undefined);
+        if (id && leafId) mutation.mutate({ chatId: id, leafId });
       },
     }),
     [],
@@ -74,36 +88,36 @@ export function ChatMessages({
 
   const highlightedKey = rows.find((row) => row.kind !== 'draft' && row.message.id === (linked.highlighted ?? linked.target))?.key ?? null;
   const virtualizer = useMessageWindow({ rows, scroller, chatId, pinned: [highlightedKey], handle });
+
+  // Near the top of what is read, the page before it is asked for; it is put above without moving
+  // the view (the list keeps the row at the top of the view where it was: anchorTo 'end').
+  const startIndex = virtualizer.range?.startIndex ?? 0;
+  useEffect(() => {
+    if (!older?.more || older.loading || !scroller || startIndex > OLDER_AHEAD_ROWS) return;
+    if (scroller.scrollTop > scroller.clientHeight) return;
+    older.load();
+  }, [older, scroller, startIndex]);
   return (
-    <div className="messages messages--windowed" aria-live="off" style={{ height: virtualizer.getTotalSize() }}>
-      {virtualizer.getVirtualItems().map((item) => {
-        const row = rows[item.index];
-        return (
-          <div
-            key={item.key}
-            className="messages__row"
-            data-index={item.index}
-            ref={virtualizer.measureElement}
-            style={{ top: item.start }}
-          >
-            {row.kind === 'draft' ? (
-              <MessageItem draft={draft ?? undefined} busy={streaming} onRetry={onRetry} />
-            ) : row.kind === 'sending' ? (
-              <MessageItem message={row.message} busy />
-            ) : (
-              <MessageItem
-                message={row.message}
-                busy={streaming}
-                branch={chatId ? row.branch : undefined}
-                actions={actions}
-                highlighted={linked.highlighted === row.message.id}
-                linked={linked.target === row.message.id}
-                marks={linked.target === row.message.id ? linked.marks : null}
-              />
-            )}
-          </div>
-        );
-      })}
-    </div>
+    <WindowedMessages
+      rows={rows}
+      virtualizer={virtualizer}
+      renderRow={(row) =>
+        row.kind === 'draft' ? (
+          <MessageItem draft={draft ?? undefined} busy={streaming} onRetry={onRetry} />
+        ) : row.kind === 'sending' ? (
+          <MessageItem message={row.message} busy />
+        ) : (
+          <MessageItem
+            message={row.message}
+            busy={streaming}
+            branch={chatId ? row.branch : undefined}
+            actions={actions}
+            highlighted={linked.highlighted === row.message.id}
+            linked={linked.target === row.message.id}
+            marks={linked.target === row.message.id ? linked.marks : null}
+          />
+        )
+      }
+    />
   );
 }

@@ -27,16 +27,18 @@ type ChatViewProps = { chatId?: string };
 /** One conversation (or a new one): its messages with the reply streaming in, files dropped on it, the composer. */
 export function ChatView({ chatId }: ChatViewProps) {
   const location = useLocation();
-  const draft = useReplyDraft(chatId);
+  const ownDraft = useReplyDraft(chatId);
+  const view = useConversationView(chatId, ownDraft);
+  // This page's own reply, else one being written elsewhere (another tab; a page left mid-reply).
+  const draft = view.draft;
   const streaming = !!draft?.streaming;
-  const view = useConversationView(chatId, draft);
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   // State, not a ref: the list is loaded on demand, and a link waiting for it is followed once it is there.
   const [list, setList] = useState<MessageListHandle | null>(null);
   const toEnd = useCallback(() => list?.toEnd(), [list]);
   const reveal = useCallback((messageId: string) => list?.reveal(messageId) ?? false, [list]);
-  const reply = useReplyActions({ chatId, history: view.history, all: view.all, draft, onStart: toEnd });
-  const linked = useLinkedMessage({ chatId, history: view.history, all: view.all, loaded: view.loaded, reveal });
+  const reply = useReplyActions({ chatId, history: view.history, draft, onStart: toEnd });
+  const linked = useLinkedMessage({ chatId, history: view.history, loaded: view.loaded, older: view.older, reveal });
   const [attachments] = useState(() => createAttachmentDraft());
   useEffect(() => () => attachments.dispose(), [attachments]);
   const drop = useFileDrop((files) => attachments.add(files), view.notFound);
@@ -73,6 +75,8 @@ export function ChatView({ chatId }: ChatViewProps) {
                 chatId={chatId}
                 visible={view.visible}
                 all={view.all}
+                versions={view.versions}
+                older={view.older}
                 pendingUser={view.pendingUser}
                 draft={draft}
                 linked={linked}
@@ -90,7 +94,7 @@ export function ChatView({ chatId }: ChatViewProps) {
           <VoiceModeBar />
           <Composer
             onSend={(text, files) => void reply.send(text, undefined, files)}
-            onStop={() => void stopGenerating()}
+            onStop={() => void (ownDraft ? stopGenerating() : view.stopElsewhere())}
             streaming={streaming}
             stopping={!!draft?.stopping}
             initialText={prompt}

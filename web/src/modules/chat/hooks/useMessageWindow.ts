@@ -21,8 +21,14 @@ type MessageWindowOptions = {
   rows: MessageRow[];
   /** The scroll area (state, not a ref: it is an ancestor, whose ref is set after this list's first effects). */
   scroller: HTMLElement | null;
-  /** The conversation: a new one opens at its end. */
+  /** The conversation (or the share): a new one opens where `opensAt` says. */
   chatId: string | undefined;
+  /**
+   * `end` (the conversation page): the list opens at its last message and follows a reply growing
+   * there. `start` (a shared conversation, read from the beginning, that never grows): it opens at
+   * its first message and nothing pulls the view to the end.
+   */
+  opensAt?: 'start' | 'end';
   /** Rows kept rendered wherever the view is (a linked message, the edited one), by key. */
   pinned: (string | null)[];
   handle?: Ref<MessageListHandle>;
@@ -30,12 +36,12 @@ type MessageWindowOptions = {
 
 /**
  * Only the messages near the view are rendered (and laid out): TanStack Virtual, each row measured
- * as it renders. The list opens at its end and stays there while a reply grows, as long as the
- * reader is there (`anchorTo: 'end'`: the growth is read from the rows' size observer, with no
- * layout forced per frame). The last two rows are always rendered: the shortcuts (copy the last
- * reply, edit the last message) use their buttons.
+ * as it renders. By default the list opens at its end and stays there while a reply grows, as long
+ * as the reader is there (`anchorTo: 'end'`: the growth is read from the rows' size observer, with
+ * no layout forced per frame); `opensAt: 'start'` opens it at its top instead. The last two rows are
+ * always rendered: the shortcuts (copy the last reply, edit the last message) use their buttons.
  */
-export function useMessageWindow({ rows, scroller, chatId, pinned, handle }: MessageWindowOptions) {
+export function useMessageWindow({ rows, scroller, chatId, opensAt = 'end', pinned, handle }: MessageWindowOptions) {
   const kept = [rows.length - 2, rows.length - 1, ...pinned.map((key) => rows.findIndex((row) => row.key === key))]
     .filter((i) => i >= 0)
     .join(',');
@@ -53,20 +59,21 @@ export function useMessageWindow({ rows, scroller, chatId, pinned, handle }: Mes
     rangeExtractor,
     overscan: OVERSCAN,
     gap: GAP,
-    anchorTo: 'end',
-    followOnAppend: true,
+    anchorTo: opensAt,
+    followOnAppend: opensAt === 'end',
     scrollEndThreshold: NEAR_END,
     useFlushSync: false,
   });
 
-  // A conversation opens at its end (its last message), once it has rows.
+  // A conversation opens at its end (its last message), or at its top, once it has rows.
   const opened = useRef<string | undefined>(undefined);
   const hasRows = rows.length > 0;
   useLayoutEffect(() => {
     if (!hasRows || opened.current === (chatId ?? '')) return;
     opened.current = chatId ?? '';
-    virtualizer.scrollToEnd();
-  }, [chatId, hasRows, virtualizer]);
+    if (opensAt === 'end') virtualizer.scrollToEnd();
+    else virtualizer.scrollToOffset(0);
+  }, [chatId, hasRows, opensAt, virtualizer]);
 
   // Asked to go to the end: now, and again once the rows of the reply starting are there.
   const endWanted = useRef(false);
@@ -96,3 +103,6 @@ export function useMessageWindow({ rows, scroller, chatId, pinned, handle }: Mes
   );
   return virtualizer;
 }
+
+/** A list's virtualizer, as `useMessageWindow` gives it. */
+export type MessageWindow = ReturnType<typeof useMessageWindow>;

@@ -12,14 +12,13 @@ import { setTemporaryWanted, temporaryStore } from '../../temporary/state/tempor
 type ReplyActionsProps = {
   chatId: string | undefined;
   history: DisplayMessage[];
-  all: DisplayMessage[];
   draft: ReplyDraft | null;
   /** A reply is about to stream in (the view follows it). */
   onStart: () => void;
 };
 
 /** Sending, editing, regenerating and retrying, wired to the reply stream. */
-export function useReplyActions({ chatId, history, all, draft, onStart }: ReplyActionsProps) {
+export function useReplyActions({ chatId, history, draft, onStart }: ReplyActionsProps) {
   const client = useQueryClient();
   const navigate = useNavigate();
   // A new chat started from a project (`/chat?project=…`) is created in it.
@@ -46,20 +45,22 @@ export function useReplyActions({ chatId, history, all, draft, onStart }: ReplyA
     await sendMessage(client, id, text, previous, files);
   };
 
-  /** Answers the user message before this reply again, as a new branch. */
+  /**
+   * Answers the user message before this reply again, as a new branch: at once, though that message
+   * may be on a page not read yet (the reply is the oldest read); the server sends it.
+   */
   const regenerate = (assistant: DisplayMessage) => {
-    const user = all.find((m) => m.id === assistant.previous_message_id);
-    if (!chatId || !user) return;
+    const userMessageId = assistant.previous_message_id;
+    if (!chatId || !userMessageId) return;
     onStart();
-    void regenerateReply(client, chatId, { message_id: user.id, previous_message_id: user.previous_message_id });
+    void regenerateReply(client, chatId, userMessageId);
   };
 
   /** After a failed reply: asks again for the stored user message, or sends the text again. */
   const retry = () => {
     if (!draft || !chatId) return;
-    if (draft.userMessage) void regenerateReply(client, chatId, draft.userMessage);
-    else if (draft.regenerateOf)
-      void regenerateReply(client, chatId, { message_id: draft.regenerateOf, previous_message_id: draft.previousMessageId });
+    const stored = draft.userMessage?.message_id ?? draft.regenerateOf;
+    if (stored) void regenerateReply(client, chatId, stored);
     else if (draft.pendingUserText) {
       const text = draft.pendingUserText;
       dismissDraft();

@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { chatMessage } from '../../../test/builders';
-import { registeredUser } from '../../../test/fetchMock';
-import { authStore } from '../../auth/state/authStore';
-import { conversationsKey, messagesKey } from '../hooks/chatQueries';
+import { mockFetch } from '../../../test/fetchMock';
+import { signedIn } from '../../../test/session';
+import { conversationsKey, messagesKey, messagesOfPages, type MessagePages } from '../hooks/chatQueries';
 import { dismissDraft, replyStore, sendMessage, TITLE_REFETCH_DELAYS_MS } from './replyStore';
 
 const message = (id: string, sender: string, previous: string | null, content = '') =>
@@ -23,8 +23,7 @@ function sse(events: [string, unknown][]): Response {
 describe('the reply stream', () => {
   beforeEach(() => {
     replyStore.reset();
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 't', user: registeredUser });
+    signedIn();
   });
 
   it('applies the events, batches text deltas per frame, and leaves the stored messages in the cache', async () => {
@@ -42,26 +41,24 @@ describe('the reply stream', () => {
       },
     ]);
     const sets = vi.spyOn(replyStore, 'set');
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (_url: string, init: RequestInit) => {
-        expect(JSON.parse(String(init.body))).toEqual({ content: 'Hi', previous_message_id: null });
-        return sse([
+    const api = mockFetch({
+      'POST /api/v1/chats/c1/messages': () =>
+        sse([
           ['user_message', message('u1', 'user', null, 'Hi')],
           ['phase', { phase: 'thinking' }],
           ...Array.from({ length: 50 }, (): [string, unknown] => ['text', { delta: 'word ' }]),
           ['assistant_message', message('a1', 'assistant', 'u1', 'word '.repeat(50))],
           ['done', {}],
-        ]);
-      }),
-    );
+        ]),
+    });
     const running = sendMessage(client, 'c1', 'Hi', null);
     expect(replyStore.get().draft).toMatchObject({ chatId: 'c1', pendingUserText: 'Hi', streaming: true });
     await running;
+    expect(JSON.parse(api.called('POST /api/v1/chats/c1/messages')[0].body!)).toEqual({ content: 'Hi', previous_message_id: null });
     // 50 deltas did not mean 50 renders: they were flushed together.
     const textUpdates = sets.mock.calls.filter(() => true).length;
     expect(textUpdates).toBeLessThan(20);
-    expect(client.getQueryData<{ message_id: string }[]>(messagesKey('c1'))?.map((m) => m.message_id)).toEqual(['u1', 'a1']);
+    expect(messagesOfPages(client.getQueryData<MessagePages>(messagesKey('c1'))).map((m) => m.message_id)).toEqual(['u1', 'a1']);
     expect(client.getQueryData<{ last_active_message_id: string }[]>(conversationsKey)?.[0].last_active_message_id).toBe('a1');
     expect(replyStore.get().draft).toBeNull();
   });
@@ -91,11 +88,7 @@ describe('the reply stream', () => {
     };
     const invalidated = (client: QueryClient) => client.getQueryState(conversationsKey)?.isInvalidated;
     /** The reply stream the server sends to the message. */
-    const answerWith = (reply: () => Response) =>
-      vi.stubGlobal(
-        'fetch',
-        vi.fn(async () => reply()),
-      );
+    const answerWith = (reply: () => Response) => mockFetch({ 'POST /api/v1/chats/c1/messages': reply });
     const HELLO: [string, unknown][] = [
       ['user_message', message('u1', 'user', null, 'Hi')],
       ['assistant_message', message('a1', 'assistant', 'u1', 'Hello')],

@@ -4,8 +4,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { isAuthenticated, NOT_AUTHENTICATED } from '../../common/api/http';
 import { createStore, useStore } from '../../common/state/createStore';
 import { randomId } from '../../common/utils/ids';
-import { regenerateStream, sendMessageStream, stopReply, type ReplyStream } from '../api/chatApi';
-import { addMessages, conversationsKey, messagesKey, patchConversation } from '../hooks/chatQueries';
+import { fetchMessagePage, regenerateStream, sendMessageStream, stopReply, type ReplyStream } from '../api/chatApi';
+import { addMessages, addVersions, conversationsKey, messagesKey, patchConversation } from '../hooks/chatQueries';
 import { askKey, keepRowKey, replyKey } from './rowKeys';
 
 /** The reply being streamed into one conversation. */
@@ -13,7 +13,10 @@ export type ReplyDraft = {
   /** This reply's own id in the client (read-aloud follows one reply by it). */
   id?: string;
   chatId: string;
-  /** The message the new user message follows (null at the start of a conversation). */
+  /**
+   * The message the new user message follows (null at the start of a conversation). When
+   * regenerating, the one the user message follows: known once the server sends that message.
+   */
   previousMessageId: string | null;
   /** The user text shown until the server's stored user message arrives. */
   pendingUserText: string | null;
@@ -79,20 +82,15 @@ function update(patch: (draft: ReplyDraft) => Partial<ReplyDraft>): void {
   replyStore.set((s) => (s.draft ? { draft: { ...s.draft, ...patch(s.draft) } } : {}));
 }
 
-function newDraft(
-  chatId: string,
-  previousMessageId: string | null,
-  pendingUserText: string | null,
-  regenerateOf: string | null,
-  pendingFiles: FileReference[] = [],
-): ReplyDraft {
+/** What a reply draft starts from: where it goes, and what it shows until the server answers. */
+type DraftStart = Pick<ReplyDraft, 'chatId' | 'previousMessageId' | 'pendingUserText' | 'regenerateOf'> &
+  Partial<Pick<ReplyDraft, 'id' | 'pendingFiles' | 'text' | 'stopping'>>;
+
+/** A streaming reply draft with nothing come yet (a new id, no files, no text), unless `start` says otherwise. */
+export function blankDraft(start: DraftStart): ReplyDraft {
   return {
     id: randomId(),
-    chatId,
-    previousMessageId,
-    pendingUserText,
-    pendingFiles,
-    regenerateOf,
+    pendingFiles: [],
     userMessage: null,
     assistantMessage: null,
     text: '',
@@ -105,12 +103,31 @@ function newDraft(
     error: null,
     streaming: true,
     stopping: false,
+    ...start,
   };
 }
 
 const draftId = () => replyStore.get().draft?.id ?? '';
 
-function apply(event: ReplyEvent, client: QueryClient, chatId: string): void {
+/** One reply's stream being read: the read of its stored reply's versions, once it is stored. */
+type Reading = { versions: Promise<void> | null };
+
+/**
+ * The versions of a reply just stored and of the message it answers (a regenerated reply is a new
+ * version, so is an edited message), as the server counts them: the page of the branch through the
+ * reply, its last two messages. Older versions are seldom read (only the active branch is), nor are
+ * the pages that hold them, so the messages read cannot tell.
+ */
+function readVersions(client: QueryClient, chatId: string, messageId: string): Promise<void> {
+  return fetchMessagePage(chatId, { through: messageId }, 2).then(
+    (page) => {
+      if (page.messages.some((m) => m.message_id === messageId)) addVersions(client, chatId, page);
+    },
+    (error) => console.error(error),
+  );
+}
+
+function apply(event: ReplyEvent, client: QueryClient, chatId: string, reading: Reading): void {
   switch (event.event) {
     case 'text':
       pending.text += event.data.delta ?? '';
@@ -120,8 +137,9 @@ function apply(event: ReplyEvent, client: QueryClient, chatId: string): void {
       return schedule();
     case 'user_message':
       keepRowKey(event.data.message_id, askKey(draftId()));
-      addMessages(client, chatId, [event.data]);
-      return update(() => ({ userMessage: event.data }));
+      // Answered again, it is no new message: one not read yet (on an older page) stays unread.
+      if (!replyStore.get().draft?.regenerateOf) addMessages(client, chatId, [event.data]);
+      return update(() => ({ userMessage: event.data, previousMessageId: event.data.previous_message_id }));
     case 'phase':
       return update(() => ({
         serverPhase: event.data.phase,
@@ -143,6 +161,7 @@ function apply(event: ReplyEvent, client: QueryClient, chatId: string): void {
       keepRowKey(assistant.message_id, replyKey(draftId()));
       addMessages(client, chatId, [assistant]);
       patchConversation(client, chatId, { last_active_message_id: assistant.message_id, last_message_timestamp: assistant.created_at });
+      reading.versions = readVersions(client, chatId, assistant.message_id);
       return update(() => ({ assistantMessage: assistant }));
     }
     case 'error':
@@ -161,8 +180,9 @@ async function run(client: QueryClient, chatId: string, stream: ReplyStream, dra
   pending.text = '';
   pending.reasoning = '';
   replyStore.set({ draft });
+  const reading: Reading = { versions: null };
   try {
-    await stream((event) => apply(event, client, chatId), controller.signal);
+    await stream((event) => apply(event, client, chatId, reading), controller.signal);
   } catch (error) {
     if ((error as Error)?.name !== 'AbortError') {
       console.error(error);
@@ -172,20 +192,23 @@ async function run(client: QueryClient, chatId: string, stream: ReplyStream, dra
     flush();
     controller = null;
     update(() => ({ streaming: false, stopping: false }));
-    await finish(client, chatId);
+    await finish(client, chatId, reading);
   }
 }
 
 /**
  * After the stream (done, error or cut): the conversation list is fetched again in every case (a
  * title, an order, another tab's changes), and the stored messages replace the draft once the
- * history has them.
+ * history has them (and the server has said how many versions the reply has: the switcher shows
+ * its count, not a guess).
  */
-async function finish(client: QueryClient, chatId: string): Promise<void> {
+async function finish(client: QueryClient, chatId: string, reading: Reading): Promise<void> {
   const draft = replyStore.get().draft;
   const mine = !!draft && draft.chatId === chatId;
   if (mine && draft.assistantMessage && !draft.error) {
-    replyStore.set({ draft: null });
+    await reading.versions;
+    // Unless another reply started meanwhile.
+    if (replyStore.get().draft?.id === draft.id) replyStore.set({ draft: null });
   }
   await Promise.all([
     client.invalidateQueries({ queryKey: messagesKey(chatId) }),
@@ -221,19 +244,18 @@ export function sendMessage(
   previousMessageId: string | null,
   files?: FileReference[],
 ): Promise<void> {
-  const draft = newDraft(chatId, previousMessageId, content, null, files ?? []);
+  const draft = blankDraft({ chatId, previousMessageId, pendingUserText: content, regenerateOf: null, pendingFiles: files ?? [] });
   const body = { content, previous_message_id: previousMessageId, files: files?.length ? files : undefined };
   return run(client, chatId, sendMessageStream(chatId, body), draft);
 }
 
-/** Answers a user message again, as a new branch. */
-export function regenerateReply(
-  client: QueryClient,
-  chatId: string,
-  userMessage: Message | { message_id: string; previous_message_id: string | null },
-): Promise<void> {
-  const draft = newDraft(chatId, userMessage.previous_message_id, null, userMessage.message_id);
-  return run(client, chatId, regenerateStream(userMessage.message_id), draft);
+/**
+ * Answers a user message again, as a new branch: its id is all it takes (the message itself may be
+ * on a page not read yet; the stream sends it).
+ */
+export function regenerateReply(client: QueryClient, chatId: string, userMessageId: string): Promise<void> {
+  const draft = blankDraft({ chatId, previousMessageId: null, pendingUserText: null, regenerateOf: userMessageId });
+  return run(client, chatId, regenerateStream(userMessageId), draft);
 }
 
 /** Stop: the server keeps what came so far and ends the stream; the connection is cut if it does not. */

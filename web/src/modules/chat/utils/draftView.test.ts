@@ -26,8 +26,9 @@ describe('the conversation while a reply streams', () => {
     expect(ids(historyBeforeDraft(withStored, sent))).toEqual(['u1', 'a1', 'u2', 'a2']);
     // The first message of a conversation attaches to nothing.
     expect(historyBeforeDraft(history, replyDraft({ previousMessageId: null }))).toEqual([]);
-    // An anchor not in the history (another branch): the history stays whole.
-    expect(ids(historyBeforeDraft(history, replyDraft({ previousMessageId: 'elsewhere' })))).toEqual(['u1', 'a1', 'u2', 'a2']);
+    // An anchor not read (before the oldest message read): nothing read comes before the exchange.
+    expect(historyBeforeDraft(history, replyDraft({ previousMessageId: 'u0' }))).toEqual([]);
+    expect(historyBeforeDraft(history, replyDraft({ regenerateOf: 'u0', pendingUserText: null }))).toEqual([]);
   });
 
   it('when regenerating, keeps the user message answered again and shows no new one', () => {

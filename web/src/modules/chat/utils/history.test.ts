@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatMessage } from '../../../test/builders';
-import { activeHistory, latestLeafFrom, siblingsOf, toDisplayMessage, type DisplayMessage } from './history';
+import { activeEnd, activeHistory, latestLeafFrom, siblingsOf, toDisplayMessage, type DisplayMessage } from './history';
 import { createSseParser } from './sse';
 
 let clock = 0;
@@ -25,6 +25,21 @@ describe('active history and branches (section 3)', () => {
     expect(activeHistory(all, 'a2').map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2']);
     expect(activeHistory(all, 'a2b').map((m) => m.id)).toEqual(['u1', 'a1', 'u2b', 'a2b']);
     expect(activeHistory(all, 'a1b').map((m) => m.id)).toEqual(['u1', 'a1b']);
+  });
+
+  it("ends the branch where the newest page does when that is further down the list's branch, else where the list says", () => {
+    // The list was read before the reply to u2 was stored, the page after: the page's end is newer.
+    expect(activeEnd(all, 'u2', 'a2')).toBe('a2');
+    expect(activeEnd(all, 'u1', 'a2')).toBe('a2');
+    // The page's end on another branch (a switch to a2b not read again yet): the list's.
+    expect(activeEnd(all, 'a2b', 'a2')).toBe('a2b');
+    expect(activeEnd(all, 'a1b', 'a2')).toBe('a1b');
+    // One of them unknown, or the same.
+    expect(activeEnd(all, 'a2', 'a2')).toBe('a2');
+    expect(activeEnd(all, undefined, 'a2')).toBe('a2');
+    expect(activeEnd(all, 'u2', null)).toBe('u2');
+    // A page's end not among the messages read (nothing to walk): the list's.
+    expect(activeEnd(all, 'u2', 'gone')).toBe('u2');
   });
 
   it('without a known last active message, follows the newest leaf', () => {

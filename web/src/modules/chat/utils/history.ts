@@ -80,6 +80,27 @@ export function activeHistory(messages: DisplayMessage[], lastActiveMessageId: s
   return chain.reverse();
 }
 
+/**
+ * Where the active branch ends: the conversation list's last active message, unless the newest
+ * page read ends further down that same branch (`pageLeaf` follows it: a reply stored after the
+ * list was read, by this tab or another, or while the app was starting). A page's end on another
+ * branch is older than the list's (a branch switched to, the pages not read again yet).
+ */
+export function activeEnd(
+  messages: DisplayMessage[],
+  listed: string | null | undefined,
+  pageLeaf: string | null | undefined,
+): string | null | undefined {
+  if (!listed || !pageLeaf || listed === pageLeaf) return listed ?? pageLeaf;
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const seen = new Set<string>();
+  for (let id: string | null | undefined = pageLeaf; id && !seen.has(id); id = byId.get(id)?.previous_message_id) {
+    if (id === listed) return pageLeaf;
+    seen.add(id);
+  }
+  return listed;
+}
+
 /** The alternatives of a message: the same parent and the same side, oldest first. */
 export function siblingsOf(message: DisplayMessage, messages: DisplayMessage[]): DisplayMessage[] {
   return messages.filter((m) => m.previous_message_id === message.previous_message_id && m.isUser === message.isUser).sort(byCreated);

@@ -1,3 +1,4 @@
+import type { MessagePage } from '@app/contracts/chat';
 import type { BranchPlace } from '../components/message/messageProps';
 import type { ReplyDraft } from '../state/replyStore';
 import { askKey, replyKey, rowKeyOf } from '../state/rowKeys';
@@ -10,6 +11,20 @@ export type MessageRow =
   | { kind: 'draft'; key: string };
 
 const byCreated = (a: DisplayMessage, b: DisplayMessage) => a.created_at.localeCompare(b.created_at);
+
+/** A message's versions as the server knows them: its place among them, and where each version's branch leads. */
+export type KnownVersions = BranchPlace & { leaves: string[] };
+
+/** The versions the pages read came with, by message. */
+export function serverVersions(pages: Pick<MessagePage, 'versions'>[]): Map<string, KnownVersions> {
+  const known = new Map<string, KnownVersions>();
+  for (const page of pages)
+    for (const { message_id, versions } of page.versions) {
+      const index = versions.findIndex((v) => v.message_id === message_id);
+      if (index >= 0) known.set(message_id, { index, count: versions.length, leaves: versions.map((v) => v.leaf_id) });
+    }
+  return known;
+}
 
 /** Every message's place among its versions (same parent, same side), for those with more than one: one pass over all. */
 export function branchPlaces(all: DisplayMessage[]): Map<string, BranchPlace> {
@@ -26,6 +41,15 @@ export function branchPlaces(all: DisplayMessage[]): Map<string, BranchPlace> {
     siblings.sort(byCreated).forEach((message, index) => places.set(message.id, { index, count: siblings.length }));
   }
   return places;
+}
+
+/**
+ * Where each message is among its versions, as shown: as the server counts them (the pages read, and
+ * the reply just stored: replyStore reads its versions before it replaces the draft); for a message
+ * it has said nothing of yet, as the messages read have it.
+ */
+export function placesOf(all: DisplayMessage[], versions: Map<string, KnownVersions>): Map<string, BranchPlace> {
+  return new Map([...branchPlaces(all), ...versions]);
 }
 
 /** The rows shown: the active branch, then the exchange streaming (its user message and its reply). */

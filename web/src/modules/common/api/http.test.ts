@@ -3,18 +3,13 @@ import { fetchConversations, fetchMessages, deleteConversation } from '../../cha
 import { fetchCsrfToken } from '../../auth/api/authApi';
 import { authStore } from '../../auth/state/authStore';
 import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { signedIn } from '../../../test/session';
 import { API } from '@app/contracts/gateway';
 import { ApiError, call } from './http';
 
 describe('request headers (section 7)', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({
-      isLoading: false,
-      isLoggedIn: true,
-      accessToken: 'tok',
-      user: { ...registeredUser, email: `${'x'.repeat(120)}@example.com` },
-    });
+    signedIn({ user: { ...registeredUser, email: `${'x'.repeat(120)}@example.com` } });
   });
 
   it('carries the session id, user id, user label cut at 100 and a fresh request id on same-origin calls', async () => {
@@ -42,8 +37,7 @@ describe('request headers (section 7)', () => {
 
 describe('error texts (sections 5 and 8)', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('uses the detail of the answer, else API Error: {status}', async () => {

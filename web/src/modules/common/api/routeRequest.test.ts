@@ -1,13 +1,12 @@
 import { API } from '@app/contracts/gateway';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
-import { authStore } from '../../auth/state/authStore';
+import { json, mockFetch } from '../../../test/fetchMock';
+import { signedIn } from '../../../test/session';
 import { ApiError, call, routeRequest } from './http';
 
 describe('calls of the declared routes', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('gets the declarations as method and path only: no schema reaches the browser', () => {

@@ -1,6 +1,7 @@
 import { SendMessageBodySchema } from '@app/contracts/chat';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { json, mockFetch } from '../../../test/fetchMock';
+import { signedIn } from '../../../test/session';
 import { authStore } from '../../auth/state/authStore';
 import { fetchPresignedFile, fetchPresignedFiles, MAX_ATTACHMENTS, uploadFile } from './filesApi';
 
@@ -14,8 +15,7 @@ const signed = (id: string, preview: string | null, filename: string) => ({
 
 describe('files calls (spec sections 3, 5, 7 and 8)', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('takes at most what a message takes', () => {
@@ -56,7 +56,7 @@ describe('files calls (spec sections 3, 5, 7 and 8)', () => {
     const none = mockFetch({});
     await expect(uploadFile(new File(['x'], 'a.txt'))).rejects.toThrow('Not authenticated');
     expect(none.calls).toHaveLength(0);
-    authStore.set({ isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
     mockFetch({
       'POST /api/v1/files/': json(401, {}),
       'POST /api/v1/auth/logout': json(200, {}),
@@ -109,7 +109,7 @@ describe('files calls (spec sections 3, 5, 7 and 8)', () => {
     const none = mockFetch({});
     await expect(fetchPresignedFiles([png])).resolves.toEqual([]);
     expect(none.calls).toHaveLength(0);
-    authStore.set({ isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
     mockFetch({
       'GET /api/v1/files/presigned/f-png': json(401, {}),
       'POST /api/v1/auth/logout': json(200, {}),

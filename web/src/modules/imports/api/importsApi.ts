@@ -56,3 +56,6 @@ export const fetchImport = (id: string): Promise<Import | null> =>
   call(API.imports.get, { params: { import_id: id } }, { orElse: null, failure: 'Failed to fetch the import' });
 
 export const fetchImports = (): Promise<Import[]> => call(API.imports.list, {}, { orElse: [], failure: FAILED_FETCH_IMPORTS });
+
+/** POST /api/v1/imports/{id}/cancel: stops an import under way (what it imported stays). A refusal says why. */
+export const cancelImport = (id: string): Promise<Import> => call(API.imports.cancel, { params: { import_id: id } });

@@ -3,9 +3,9 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { json, mockFetch } from '../../../test/fetchMock';
 import { withQueryClient } from '../../../test/queryClient';
-import { authStore } from '../../auth/state/authStore';
+import { signedIn } from '../../../test/session';
 import { ImportChatsSection } from './ImportChatsSection';
 
 const base: Import = {
@@ -38,8 +38,7 @@ function show() {
 
 describe('settings, Import chats', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', csrfToken: 'c', user: registeredUser });
+    signedIn({ csrfToken: 'c' });
   });
   afterEach(cleanup);
 
@@ -82,5 +81,43 @@ describe('settings, Import chats', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       'The import was refused: The zip is encrypted. Nothing was imported.',
     );
+  });
+
+  it('stops a running import: what it imported stays, said so; a refusal of the stop is shown', async () => {
+    const running = { ...base, import_id: 'a0000000-0000-4000-8000-000000000003', status: 'running' as const, conversations_done: 1 };
+    const stopped = { ...running, status: 'cancelled' as const, conversations_imported: 1, finished_at: base.finished_at };
+    let state: typeof running | typeof stopped = running;
+    const api = mockFetch({
+      'GET /api/v1/imports/': () => json(200, [state]),
+      [`GET /api/v1/imports/${running.import_id}`]: () => json(200, state),
+      [`POST /api/v1/imports/${running.import_id}/cancel`]: () => {
+        state = stopped;
+        return json(200, stopped);
+      },
+    });
+    show();
+    await userEvent.click(await screen.findByRole('button', { name: 'Stop import' }));
+    expect(api.called(`POST /api/v1/imports/${running.import_id}/cancel`)).toHaveLength(1);
+    const listed = await screen.findByRole('list', { name: 'Recent imports' });
+    expect(within(listed).getByText(/1 conversations imported \(stopped\)/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Stop import' })).toBeNull();
+    await userEvent.click(within(listed).getByRole('button', { name: 'chatgpt-export.zip' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import chats' });
+    expect((await within(dialog).findByRole('status')).textContent).toContain(
+      'You stopped this import. What it imported before it stopped stays in your conversations',
+    );
+  });
+
+  it('shows why a stop was refused (the import ended meanwhile)', async () => {
+    const running = { ...base, import_id: 'a0000000-0000-4000-8000-000000000004', status: 'running' as const, conversations_done: 1 };
+    mockFetch({
+      'GET /api/v1/imports/': json(200, [running]),
+      [`POST /api/v1/imports/${running.import_id}/cancel`]: json(409, {
+        detail: 'This import is over already: there is nothing to cancel.',
+      }),
+    });
+    show();
+    await userEvent.click(await screen.findByRole('button', { name: 'Stop import' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This import is over already: there is nothing to cancel.');
   });
 });

@@ -49,7 +49,9 @@ export function ImportChatsSection() {
               </button>{' '}
               <span className="muted">
                 {when(item.created_at)}:{' '}
-                {item.status === 'failed' ? 'refused' : `${item.conversations_imported.toLocaleString()} conversations imported`}
+                {item.status === 'failed'
+                  ? 'refused'
+                  : `${item.conversations_imported.toLocaleString()} conversations imported${item.status === 'cancelled' ? ' (stopped)' : ''}`}
               </span>
             </li>
           ))}

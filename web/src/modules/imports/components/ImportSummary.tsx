@@ -1,13 +1,18 @@
 import type { Import } from '@app/contracts/chat';
 import { Link } from 'react-router';
+import { useCancelImport } from '../hooks/useImports';
 
 const SOURCE_NAME = { chatgpt: 'ChatGPT', claude: 'Claude' } as const;
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 type ImportProgressProps = { item: Import };
 
-/** A running import: a progress bar over its conversations (indeterminate until they are counted). */
+/**
+ * A running import: a progress bar over its conversations (indeterminate until they are counted),
+ * and a button that stops it (what it imported so far stays).
+ */
 export function ImportProgress({ item }: ImportProgressProps) {
+  const cancel = useCancelImport();
   const total = item.conversations_total;
   const label =
     item.status === 'queued'
@@ -25,6 +30,21 @@ export function ImportProgress({ item }: ImportProgressProps) {
         max={total ?? undefined}
         value={total === null ? undefined : item.conversations_done}
       />
+      <div className="import-progress__actions">
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={cancel.isPending}
+          onClick={() => cancel.mutate(item.import_id)}
+        >
+          {cancel.isPending ? 'Stopping…' : 'Stop import'}
+        </button>
+        {cancel.error && (
+          <span className="notice notice--error" role="alert">
+            {cancel.error.message}
+          </span>
+        )}
+      </div>
     </div>
   );
 }
@@ -42,13 +62,23 @@ export function ImportSummary({ item }: ImportSummaryProps) {
   const from = item.source ? ` from ${SOURCE_NAME[item.source]}` : '';
   return (
     <div className="import-summary" role="status">
-      <p>
-        <strong>
-          Imported {count(item.conversations_imported, 'conversation')}
-          {from}
-        </strong>{' '}
-        ({count(item.messages_imported, 'message')}, {count(item.attachments_imported, 'attachment')}).
-      </p>
+      {item.status === 'cancelled' && (
+        <p className="notice notice--info">
+          {item.error ?? 'You stopped this import.'}{' '}
+          {item.conversations_imported > 0
+            ? 'What it imported before it stopped stays in your conversations; importing the same zip again adds only the rest.'
+            : 'Nothing was imported.'}
+        </p>
+      )}
+      {(item.status !== 'cancelled' || item.conversations_imported > 0) && (
+        <p>
+          <strong>
+            Imported {count(item.conversations_imported, 'conversation')}
+            {from}
+          </strong>{' '}
+          ({count(item.messages_imported, 'message')}, {count(item.attachments_imported, 'attachment')}).
+        </p>
+      )}
       {item.conversations_existing > 0 && (
         <p className="muted">
           {count(item.conversations_existing, 'conversation was', 'conversations were')} imported before and left untouched.

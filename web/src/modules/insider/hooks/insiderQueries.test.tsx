@@ -1,8 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { json, mockFetch } from '../../../test/fetchMock';
 import { testQueryClient, withQueryClient } from '../../../test/queryClient';
+import { signedIn } from '../../../test/session';
 import { authStore } from '../../auth/state/authStore';
 import { DEFAULT_FLAGS, effectiveFlags, FORBIDDEN_FLAGS } from '../utils/flags';
 import { insiderKeys, loadInsider, useEffectiveFlags } from './insiderQueries';
@@ -31,8 +32,7 @@ function mountSettings() {
 describe('insider mode and flags', () => {
   beforeEach(() => {
     client = testQueryClient();
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('effective flags: enabled insiders get them as stored; otherwise only can_create_invite survives', () => {

@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { authStore } from '../../auth/state/authStore';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { json, mockFetch } from '../../../test/fetchMock';
+import { signedIn } from '../../../test/session';
 import { McpServersSection } from './McpServersSection';
 
 const SERVER = {
@@ -31,8 +31,7 @@ function show() {
 
 describe('the MCP servers in settings', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it("lists a server's tools with their switches, and switches one", async () => {

@@ -2,13 +2,13 @@ import { DEFAULT_PREFERENCE_NAME as CONTRACT_PREFERENCE, MEMORY_TEXT_MAX as CONT
 import { beforeEach, describe, expect, it } from 'vitest';
 import { memoryItem as memory } from '../../../test/builders';
 import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { signedIn } from '../../../test/session';
 import { authStore } from '../../auth/state/authStore';
 import { DEFAULT_PREFERENCE_NAME, deleteMemory, fetchMemories, MEMORY_TEXT_MAX, restoreMemory, updateMemory } from './memoryApi';
 
 describe('user memory calls (spec sections 5, 7 and 8)', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('keeps the contract’s constants', () => {
@@ -78,7 +78,7 @@ describe('user memory calls (spec sections 5, 7 and 8)', () => {
     expect(authStore.get()).toMatchObject({ isLoggedIn: false, accessToken: null, user: null });
     expect(api.called('POST /api/v1/auth/logout')).toHaveLength(1);
 
-    authStore.set({ isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
     mockFetch({
       'PUT /api/v1/user_memory/a': json(401, {}),
       'DELETE /api/v1/user_memory/a': json(401, {}),
@@ -87,7 +87,7 @@ describe('user memory calls (spec sections 5, 7 and 8)', () => {
     });
     await expect(updateMemory('a', { is_confirmed: true })).rejects.toThrow(/^Unauthorized$/);
     expect(authStore.get().isLoggedIn).toBe(false);
-    authStore.set({ isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
     await expect(deleteMemory('a')).rejects.toThrow(/^Unauthorized$/);
     expect(authStore.get().isLoggedIn).toBe(false);
   });

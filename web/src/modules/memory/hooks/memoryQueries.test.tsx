@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryItem } from '../../../test/builders';
 import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
 import { testQueryClient, withQueryClient } from '../../../test/queryClient';
+import { signedIn } from '../../../test/session';
 import { authStore } from '../../auth/state/authStore';
 import { resetRemovals, UNDO_MS, useRemovals } from '../state/removalStore';
 import { useMemories, useMemoryActions, useMemoryBusy } from './memoryQueries';
@@ -73,8 +74,7 @@ const loaded = () => end(vi.waitFor(() => expect(state().status).not.toBe('loadi
 describe('the memories held by the query client', () => {
   beforeEach(async () => {
     resetRemovals();
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
     mockFetch({ [LIST]: json(200, [lisbon, parent, veg]) });
     client = testQueryClient();
     hook = mountMemories(client);

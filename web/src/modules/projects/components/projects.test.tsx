@@ -5,8 +5,8 @@ import type { ReactElement } from 'react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
-import { authStore } from '../../auth/state/authStore';
+import { json, mockFetch } from '../../../test/fetchMock';
+import { signedIn } from '../../../test/session';
 import { ConversationList } from '../../chat/components/ConversationList';
 import { DeleteProjectDialog } from './DeleteProjectDialog';
 
@@ -43,8 +43,7 @@ function open(element: ReactElement) {
 
 describe('projects in the sidebar', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it("lists a project's conversations under it (collapsed until asked), the others below by date", async () => {

@@ -40,6 +40,7 @@ describe('hitPath', () => {
     const hit = {
       chat_id: 'c1',
       conversation_title: 't',
+      project_id: null,
       message_id: 'm1',
       sender: 'user',
       snippet: '',

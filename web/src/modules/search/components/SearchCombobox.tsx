@@ -1,8 +1,9 @@
 import type { SearchHit } from '@app/contracts/chat';
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Icon } from '../../../ui/Icon';
 import { UNTITLED } from '../../chat/utils/titles';
+import { useProjects } from '../../projects/hooks/projectQueries';
 import { hitPath, useConversationSearch, type SearchLinkState } from '../hooks/useConversationSearch';
 import { Highlighted } from './Highlighted';
 
@@ -46,6 +47,9 @@ export function SearchCombobox({ label, placeholder, autoFocus, onEscape, onChos
   const input = useRef<HTMLInputElement>(null);
   const navigate = useNavigate();
   const search = useConversationSearch(typed);
+  const projects = useProjects();
+  // Which project each result's conversation is in, by the names the sidebar lists.
+  const projectNames = useMemo(() => new Map((projects.data ?? []).map((p) => [p.project_id, p.name])), [projects.data]);
   const searching = typed.trim().length > 0;
   const options: ({ kind: 'hit'; hit: SearchHit } | { kind: 'idle'; option: ShortcutOption })[] = searching
     ? search.results.map((hit) => ({ kind: 'hit' as const, hit }))
@@ -132,8 +136,17 @@ export function SearchCombobox({ label, placeholder, autoFocus, onEscape, onChos
           >
             {option.kind === 'hit' ? (
               <>
-                <span className="search__title">
-                  <Highlighted text={option.hit.conversation_title || UNTITLED} highlights={option.hit.title_highlights} />
+                <span className="search__title search__title--hit">
+                  <span className="search__title-text">
+                    <Highlighted text={option.hit.conversation_title || UNTITLED} highlights={option.hit.title_highlights} />
+                  </span>
+                  {option.hit.project_id && projectNames.get(option.hit.project_id) && (
+                    <span className="search__project">
+                      <Icon name="folder" size={12} />
+                      <span className="visually-hidden">in the project </span>
+                      {projectNames.get(option.hit.project_id)}
+                    </span>
+                  )}
                 </span>
                 {option.hit.message_id && (
                   <span className="search__snippet">

@@ -1,7 +1,7 @@
 import { CreateInviteBodySchema } from '@app/contracts/auth';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
-import { authStore } from '../../auth/state/authStore';
+import { json, mockFetch } from '../../../test/fetchMock';
+import { signedIn } from '../../../test/session';
 import { createInvite, INVITE_LIMITS, inviteLink } from './inviteApi';
 
 const invite = {
@@ -15,8 +15,7 @@ const invite = {
 
 describe('invite links (issue 8)', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('keeps the contract’s limits and defaults', () => {

@@ -1,15 +1,14 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { json, mockFetch } from '../../../test/fetchMock';
 import { withQueryClient } from '../../../test/queryClient';
-import { authStore } from '../../auth/state/authStore';
+import { signedIn } from '../../../test/session';
 import { InvitePanel } from './InvitePanel';
 
 describe('the invite panel', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', user: registeredUser });
+    signedIn();
   });
 
   it('creates a link with the uses and days chosen, shows it with its uses and expiry', async () => {

@@ -5,6 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
 import { withQueryClient } from '../../../test/queryClient';
+import { signedIn } from '../../../test/session';
 import { toastStore } from '../../../ui/toastStore';
 import { authStore } from '../../auth/state/authStore';
 import { DataSection } from './DataSection';
@@ -26,8 +27,7 @@ const toasts = () => toastStore.get().toasts.map((t) => `${t.tone}: ${t.text}`);
 describe('the settings sections', () => {
   beforeEach(() => {
     toastStore.reset();
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', csrfToken: 'c', user: registeredUser });
+    signedIn({ csrfToken: 'c' });
   });
 
   it('saves the name only when it changed, and says so either way', async () => {

@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { smsGroup, smsService } from '../../../test/builders';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { json, mockFetch } from '../../../test/fetchMock';
 import { withQueryClient } from '../../../test/queryClient';
-import { authStore } from '../../auth/state/authStore';
+import { signedIn } from '../../../test/session';
 import { TextMessagesSection } from './TextMessagesSection';
 
 const me = { phone_number: '+14155550100', opted_out: false, period: '2025-09', texts_used: 42, monthly_allowance: 200 };
@@ -23,8 +23,7 @@ function show() {
 
 describe('settings, Text messages', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 'tok', csrfToken: 'c', user: registeredUser });
+    signedIn({ csrfToken: 'c' });
   });
 
   it('shows the number, that replies are on, the usage bar and the groups; a new group joins the list', async () => {

@@ -1,7 +1,8 @@
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
+import { json, mockFetch } from '../../../test/fetchMock';
 import { withQueryClient } from '../../../test/queryClient';
+import { signedIn } from '../../../test/session';
 import { authStore } from '../../auth/state/authStore';
 import { useVoiceSettings } from './voiceQueries';
 
@@ -16,8 +17,7 @@ function mountVoice() {
 
 describe('AI voice settings', () => {
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 't', user: registeredUser });
+    signedIn();
   });
 
   it('merges an update optimistically, takes the server’s config, and restores the previous one on failure', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { json, mockFetch, registeredUser } from '../../../test/fetchMock';
-import { authStore } from '../../auth/state/authStore';
+import { json, mockFetch } from '../../../test/fetchMock';
+import { signedIn } from '../../../test/session';
 import { fetchSpeech } from '../api/speechApi';
 import { AudioEngine, NOT_INITIALISED } from './audioEngine';
 
@@ -81,8 +81,7 @@ describe('AudioEngine', () => {
   let ctx: FakeContext;
   let engine: AudioEngine;
   beforeEach(() => {
-    authStore.reset();
-    authStore.set({ isLoading: false, isLoggedIn: true, accessToken: 't', user: registeredUser });
+    signedIn();
     ctx = new FakeContext();
     engine = new AudioEngine({ createContext: () => ctx as unknown as AudioContext, fetchSpeech, speechSynthesis: null });
   });

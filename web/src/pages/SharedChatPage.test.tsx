@@ -1,0 +1,99 @@
+import type { Message } from '@app/contracts/chat';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { SharedConversation } from '../modules/chat/api/chatApi';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chatMessage } from '../test/builders';
+import { json, mockFetch } from '../test/fetchMock';
+import { signedInAsGuest } from '../test/session';
+import { SharedChatPage } from './SharedChatPage';
+
+/** A conversation of `count` messages, the user's and the assistant's in turn, one a minute: m0 → m1 → … */
+function conversation(count: number, patch: (index: number) => Partial<Message> = () => ({})): Message[] {
+  return Array.from({ length: count }, (_, i) =>
+    chatMessage(`m${i}`, {
+      sender: i % 2 ? 'assistant' : 'user',
+      content: `Message number ${i}`,
+      previous_message_id: i ? `m${i - 1}` : null,
+      created_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+      ...patch(i),
+    }),
+  );
+}
+
+function openShare(messages: Message[]) {
+  const shared: SharedConversation = {
+    share_id: 's1',
+    conversation_title: 'Planning the garden',
+    messages,
+    shared_at: '2025-03-04T10:00:00Z',
+  };
+  mockFetch({ 'GET /api/v1/shared/s1': json(200, shared) });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/share/:shareId', element: <SharedChatPage /> }], { initialEntries: ['/share/s1'] });
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
+const articles = () => screen.queryAllByRole('article');
+const texts = () => articles().map((article) => article.textContent ?? '');
+/** Which of the conversation's messages are shown, by their number. */
+const shownNumbers = () => texts().map((text) => Number(text.match(/Message number (\d+)/)?.[1]));
+
+describe('the shared conversation page', () => {
+  // jsdom lays nothing out: the scroll area gets a size, so that the list renders the rows in view,
+  // and each row measures 100 px (else every row would measure 0 and all would be in view).
+  const sizes = ['clientHeight', 'clientWidth', 'offsetHeight'] as const;
+  beforeAll(() => {
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 800 });
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 800 });
+    Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+      configurable: true,
+      get(this: HTMLElement) {
+        return this.classList.contains('messages__row') ? 100 : 0;
+      },
+    });
+  });
+  afterAll(() => {
+    for (const size of sizes) Reflect.deleteProperty(HTMLElement.prototype, size);
+  });
+  beforeEach(() => signedInAsGuest());
+
+  it('renders a window of a long conversation, from its first message, with the notice and the link', async () => {
+    openShare(conversation(500));
+    // The replies' text shows once the markdown renderer (loaded on demand) is there.
+    await screen.findByText('Message number 499', {}, { timeout: 5000 });
+    expect(screen.getByRole('heading', { name: 'Planning the garden' })).toBeTruthy();
+    expect(screen.getByText(/^A read-only copy shared on /)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Start your own conversation' }).getAttribute('href')).toBe('/chat');
+
+    // The first messages and the last two (always kept), not 500 (where it opens: the browser suite).
+    expect(articles().length).toBeGreaterThan(2);
+    expect(articles().length).toBeLessThan(40);
+    expect(texts().some((text) => text.includes('Message number 1'))).toBe(true);
+    expect(texts().some((text) => text.includes('Message number 250'))).toBe(false);
+    expect(texts().at(-1)).toContain('Message number 499');
+    // Read-only: no edit, regenerate or feedback.
+    const reply = articles().find((article) => article.textContent?.includes('Message number 1'))!;
+    expect(within(reply).getByRole('button', { name: 'Copy reply' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Edit message' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Regenerate reply' })).toBeNull();
+  });
+
+  it('leaves out hidden messages, and keeps the messages before one', async () => {
+    openShare(conversation(6, (i) => (i === 2 ? { hidden: true, content: 'A hidden note' } : {})));
+    await screen.findByText('Message number 5', {}, { timeout: 5000 });
+    expect(screen.queryByText('A hidden note')).toBeNull();
+    expect(shownNumbers()).toEqual([0, 1, 3, 4, 5]);
+  });
+
+  it('shows the branch as the server sends it, oldest first, though a hidden message it left out breaks the chain', async () => {
+    openShare(conversation(6).filter((m) => m.message_id !== 'm2'));
+    await screen.findByText('Message number 5', {}, { timeout: 5000 });
+    expect(shownNumbers()).toEqual([0, 1, 3, 4, 5]);
+  });
+});
