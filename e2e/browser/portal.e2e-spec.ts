@@ -161,17 +161,17 @@ describe('the web portal in a browser', () => {
     await page.getByRole('button', { name: 'Start Loading' }).click();
     // The phase follows the click's render in an effect: wait for it (within the first 2.5 s step) rather than race it.
     await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Personalizing query', undefined, {
-      timeout: 2_000,
+      timeout: 5_000,
     });
     await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Searching', undefined, {
-      timeout: 4_000,
+      timeout: 10_000,
     });
     await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Thinking', undefined, {
-      timeout: 4_000,
+      timeout: 10_000,
     });
     await page.getByRole('button', { name: 'Stop Loading' }).click();
     // The phase returns to idle in an effect after the click's render: wait for it rather than race it.
-    await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Idle', undefined, { timeout: 2_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=phase]')?.textContent === 'Idle', undefined, { timeout: 5_000 });
     await context.close();
   }, 30_000);
 
