@@ -1,5 +1,15 @@
 import { deleteEventStream, machine, uniqueName } from '@app/testing';
-import { BusNoRespondersError, BusTimeoutError, decode, encode, InProcessBus, NatsBus, type Bus, type IncomingEvent } from '@app/platform';
+import {
+  BusNoRespondersError,
+  BusPayloadTooLargeError,
+  BusTimeoutError,
+  decode,
+  encode,
+  InProcessBus,
+  NatsBus,
+  type Bus,
+  type IncomingEvent,
+} from '@app/platform';
 import { until } from '../support/until';
 
 /** One contract, two implementations: the in-process bus must behave as NATS with JetStream does. */
@@ -51,6 +61,21 @@ describe.each([
     }
     expect(decode(small.data)).toBe('small');
     expect(small.headers).toEqual({ 'x-status': 'ok' });
+  });
+
+  it('refuses a request larger than one NATS message at once (it cannot go in parts), and goes on serving', async () => {
+    await bus.serve('svc.echo.size', 'svc', (request) => request.respond(encode(request.data.length)));
+    const large = new Uint8Array(2 * 1024 * 1024);
+    if (kind === 'nats') {
+      const refusal = bus.request('svc.echo.size', large, {}, 10_000);
+      await expect(refusal).rejects.toBeInstanceOf(BusPayloadTooLargeError);
+      await expect(refusal).rejects.toMatchObject({ bytes: large.length, maxBytes: 1024 * 1024 });
+    } else {
+      // In one process nothing is sent anywhere: any size is handed over.
+      expect(decode((await bus.request('svc.echo.size', large, {}, 10_000)).data)).toBe(large.length);
+    }
+    expect(decode((await bus.request('svc.echo.size', new Uint8Array(10), {}, 2000)).data)).toBe(10);
+    expect(bus.connected).toBe(true);
   });
 
   it('says nobody answers a subject nobody serves, at once', async () => {

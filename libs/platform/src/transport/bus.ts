@@ -56,6 +56,21 @@ export class BusUnavailableError extends Error {
   }
 }
 
+/**
+ * A request larger than the bus carries in one message (NATS's max_payload, 1 MB by default). An
+ * answer that large goes in parts; a request cannot, since its parts could reach different replicas.
+ */
+export class BusPayloadTooLargeError extends Error {
+  constructor(
+    readonly subject: string,
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(`${subject}: a request of ${bytes} bytes is over the bus's ${maxBytes}`);
+    this.name = 'BusPayloadTooLargeError';
+  }
+}
+
 export class BusTimeoutError extends Error {
   constructor(
     readonly subject: string,

@@ -24,6 +24,7 @@ import {
 import { EVENT_STREAM_NAME, EVENT_SUBJECT_ROOT } from '@app/contracts';
 import {
   BusNoRespondersError,
+  BusPayloadTooLargeError,
   BusTimeoutError,
   BusUnavailableError,
   type Bus,
@@ -281,9 +282,18 @@ export class NatsBus implements Bus {
       this.pending.delete(call.token);
       this.deadlines.cancel(call);
       call.reject(
-        error instanceof ClosedConnectionError || error instanceof DrainingConnectionError ? this.unavailable() : (error as Error),
+        error instanceof ClosedConnectionError || error instanceof DrainingConnectionError
+          ? this.unavailable()
+          : (this.tooLarge(call.subject, data, error) ?? (error as Error)),
       );
     }
+  }
+
+  /** The error for a request the server would not take for its size (the client refused to publish it), if that is why. */
+  private tooLarge(subject: string, data: Uint8Array, error: unknown): BusPayloadTooLargeError | undefined {
+    // nats.js says so only in its message (an InvalidArgumentError, as for any other bad argument).
+    if (!(error instanceof Error) || !error.message.includes('max_payload')) return undefined;
+    return new BusPayloadTooLargeError(subject, data.length, this.nc.info?.max_payload ?? data.length);
   }
 
   async serve(subject: string, queue: string, handler: (request: IncomingRequest) => void): Promise<BusSubscription> {

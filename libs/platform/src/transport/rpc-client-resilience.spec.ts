@@ -1,7 +1,7 @@
 import { defineRpc, defineStream, systemCaller } from '@app/contracts';
 import { z } from 'zod';
 import { RpcCallError } from '../errors/domain-error';
-import type { IncomingRequest } from './bus';
+import { BusPayloadTooLargeError, type IncomingRequest } from './bus';
 import { BUS_HEADERS, encode } from './codec';
 import { InProcessBus } from './in-process-bus';
 import { RpcClient } from './rpc-client';
@@ -61,6 +61,34 @@ describe('RpcClient: a dead or frozen dependency is not waited on', () => {
     frozen[0].respond(encode({ ok: true, data: { n: 2 } }));
     await new Promise((resolve) => setImmediate(resolve));
     expect(client.isKnownDown(READ.subject)).toBe(true);
+  });
+
+  it('a request the bus cannot carry is a 413 that says so, and leaves the circuit closed', async () => {
+    let served = 0;
+    await bus.serve(READ.subject, 'memory', (request) => {
+      served++;
+      request.respond(encode({ ok: true, data: { n: 1 } }));
+    });
+    const request = bus.request.bind(bus);
+    let refuse = true;
+    jest
+      .spyOn(bus, 'request')
+      .mockImplementation((subject, data, headers, timeoutMs) =>
+        refuse ? Promise.reject(new BusPayloadTooLargeError(subject, 3_000_000, 1024 * 1024)) : request(subject, data, headers, timeoutMs),
+      );
+    const client = new RpcClient(bus, 1_000, { breaker: { failureThreshold: 1 } });
+    for (let i = 0; i < 3; i++) {
+      const error = await failureOf(client.call(READ, {}, caller));
+      expect(error?.shape).toEqual({
+        status: 413,
+        code: 'payload_too_large',
+        detail: 'This request is too large to pass on to the memory service (at most 1024 KB).',
+      });
+    }
+    expect(client.isKnownDown(READ.subject)).toBe(false);
+    refuse = false;
+    await expect(client.call(READ, {}, caller)).resolves.toEqual({ n: 1 });
+    expect(served).toBe(1);
   });
 
   it('a service that answers with an error of its own (a 503: its database is away) is there: its circuit stays closed', async () => {

@@ -13,7 +13,7 @@ import {
 import { RpcCallError } from '../errors/domain-error';
 import { platformMetrics, type RpcOutcome } from '../telemetry/metrics';
 import { injectTraceContext, startClientSpan, withSpan, type OpenSpan } from '../telemetry/trace-context';
-import { BusNoRespondersError, BusTimeoutError, BusUnavailableError, type Bus, type Headers } from './bus';
+import { BusNoRespondersError, BusPayloadTooLargeError, BusTimeoutError, BusUnavailableError, type Bus, type Headers } from './bus';
 import {
   BUS_HEADERS,
   STREAM_CANCEL_SUFFIX,
@@ -428,6 +428,16 @@ export class RpcClient {
         );
       }
       if (error instanceof BusUnavailableError) throw this.busDown(subject);
+      if (error instanceof BusPayloadTooLargeError) {
+        throw new RpcCallError(
+          {
+            status: 413,
+            detail: `This request is too large to pass on to the ${serviceOf(subject)} service (at most ${Math.floor(error.maxBytes / 1024)} KB).`,
+            code: 'payload_too_large',
+          },
+          subject,
+        );
+      }
       if (error instanceof BusTimeoutError) {
         outcome = 'timeout';
         throw acceptance ? new StreamNotAccepted() : this.timeoutError(subject, timeoutMs);
