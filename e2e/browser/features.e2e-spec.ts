@@ -83,7 +83,8 @@ describe('attachments, memories and invites in a browser', () => {
   /** Waits until the extraction after the replies has stored what `until` expects. */
   async function memoriesWhen(page: Page, until: (memories: Memory[]) => boolean): Promise<Memory[]> {
     const token = await tokenOf(page);
-    const deadline = Date.now() + 15_000;
+    // The extraction runs after the reply, on an event: on a busy machine that can take a while.
+    const deadline = Date.now() + 45_000;
     for (;;) {
       const res = await fetch(`${product.url}/api/v1/user_memory/?user_preference_name=default`, {
         headers: { authorization: `Bearer ${token}` },

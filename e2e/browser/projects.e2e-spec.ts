@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { axeViolations } from './support/axe';
+import { until as waitUntil } from '../support/until';
 import { expectFocus, newContext, openGuestChat, productSuite, screenshot, VIEWPORTS } from './support/product';
 
 type Viewport = { width: number; height: number };
@@ -37,10 +38,8 @@ describe('projects in a browser', () => {
       { method, path, body },
     );
   const chatOf = async (page: Page, chatId: string) => (await api(page, 'GET', `/api/v1/chats/${chatId}`)) as { project_id: string | null };
-  const until = async (probe: () => Promise<boolean>) => {
-    for (let i = 0; i < 100 && !(await probe()); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(await probe()).toBe(true);
-  };
+  /** The server says what the page did (a move is saved after the drop's render): asked until it does, 30 s at most. */
+  const until = (probe: () => Promise<boolean>) => waitUntil('the server to agree with the page', probe, 30_000, 100);
 
   /** Makes a project from the sidebar's "New project" (its dialog) and lands on its page. */
   async function createProject(page: Page, name: string, instructions: string) {

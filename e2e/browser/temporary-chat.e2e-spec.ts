@@ -1,4 +1,5 @@
 import { newContext, openGuestChat, productSuite, screenshot, VIEWPORTS } from './support/product';
+import { until } from '../support/until';
 
 /** Temporary chats (issue 25, part 4) in Chromium: marked while open, never in the sidebar, deleted when left. */
 describe('temporary chats in a browser', () => {
@@ -36,8 +37,7 @@ describe('temporary chats in a browser', () => {
       await deleted;
       const gone = async () =>
         (await fetch(`${suite.product.url}/api/v1/chats/${chatId}`, { headers: { authorization: `Bearer ${token}` } })).status;
-      for (let i = 0; i < 50 && (await gone()) !== 404; i++) await new Promise((r) => setTimeout(r, 100));
-      expect(await gone()).toBe(404);
+      await until('the temporary chat deleted', async () => (await gone()) === 404, 30_000, 100);
       // The toggle is off again for the next chat.
       expect(await page.getByRole('button', { name: 'Temporary chat' }).getAttribute('aria-pressed')).toBe('false');
       expect(errors).toEqual([]);
