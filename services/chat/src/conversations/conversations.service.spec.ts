@@ -367,6 +367,24 @@ describe('ConversationsService', () => {
       await service.unshare(OWNER, chat.id);
       await expect(service.sharedFileAccess(share_id, 'file-u2')).rejects.toEqual(refused(404));
     });
+
+    it('does not show the file of a hidden message on the shared branch (the share does not show the message)', async () => {
+      const { chat } = branchedChat();
+      repo.seed(
+        aMessage({
+          id: 'hidden',
+          chatId: 'chat',
+          previousMessageId: 'a2',
+          hidden: true,
+          metadata: { files: [{ object_store_object_id: 'file-hidden', mime_type: 'image/png' }] },
+        }),
+      );
+      chat.lastActiveMessageId = 'hidden';
+      const { share_id } = await service.share(OWNER, chat.id);
+      expect((await service.shared(share_id)).messages.map((m) => m.message_id)).not.toContain('hidden');
+      await expect(service.sharedFileAccess(share_id, 'file-hidden')).rejects.toEqual(refused(404, 'File not found'));
+      expect(await service.sharedFileAccess(share_id, 'file-u2')).toEqual({ owner_user_id: 'owner' });
+    });
   });
   describe('owned (for the tts service)', () => {
     it("answers the caller's conversation and a message in it, a reply being written included", async () => {
