@@ -424,6 +424,56 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     await api.http.get('/api/v1/shared/nope').expect(404);
   });
 
+  it('reads a share in pages from its first message, to its end; a cursor off the shared branch or a bad page size is refused', async () => {
+    const api = await guest();
+    const chatId = await newChat(api);
+    const [{ user_id: userId }] = (await db.query('SELECT user_id FROM chat.conversation WHERE id = $1', [chatId])).rows;
+    // 120 messages in a chain, and another version of the first reply (not on the shared branch).
+    const ids = Array.from({ length: 120 }, () => randomUUID());
+    const aside = randomUUID();
+    await db.query(
+      `INSERT INTO chat.message (id, chat_id, user_id, sender, content, previous_message_id, created_at)
+       SELECT id, $1, $2, CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END, 'message ' || n,
+              CASE WHEN n = 1 THEN NULL ELSE ($3::uuid[])[n - 1] END, now() + n * interval '1 millisecond'
+       FROM unnest($3::uuid[]) WITH ORDINALITY AS m(id, n)`,
+      [chatId, userId, ids],
+    );
+    await db.query(
+      `INSERT INTO chat.message (id, chat_id, user_id, sender, content, previous_message_id) VALUES ($3, $1, $2, 'assistant', 'aside', $4)`,
+      [chatId, userId, aside, ids[0]],
+    );
+    await db.query('UPDATE chat.conversation SET last_active_message_id = $2 WHERE id = $1', [chatId, ids.at(-1)]);
+    const share = (await api.post(`/api/v1/chats/${chatId}/share`).expect(201)).body as { share_id: string };
+    type Page = { messages: { message_id: string; content: string }[]; has_more: boolean; conversation_title: string | null };
+    const read: string[] = [];
+    const sizes: number[] = [];
+    let page = (await api.http.get(`/api/v1/shared/${share.share_id}`).expect(200)).body as Page;
+    for (;;) {
+      read.push(...page.messages.map((m) => m.message_id));
+      sizes.push(page.messages.length);
+      if (!page.has_more) break;
+      page = (await api.http.get(`/api/v1/shared/${share.share_id}?after=${page.messages.at(-1)!.message_id}`).expect(200)).body as Page;
+    }
+    expect(sizes).toEqual([50, 50, 20]); // the default page: 50
+    expect(read).toEqual(ids);
+    const small = (await api.http.get(`/api/v1/shared/${share.share_id}?limit=7&after=${ids[9]}`).expect(200)).body as Page;
+    expect(small.messages.map((m) => m.message_id)).toEqual(ids.slice(10, 17));
+    expect(small.has_more).toBe(true);
+
+    // Off the branch (another version), another conversation's message, an unknown id: not found.
+    const other = await newChat(api);
+    await send(api, other, { content: 'Elsewhere' });
+    const [{ id: elsewhere }] = (await db.query('SELECT id FROM chat.message WHERE chat_id = $1 LIMIT 1', [other])).rows;
+    for (const after of [aside, elsewhere, randomUUID()])
+      await api.http.get(`/api/v1/shared/${share.share_id}?after=${after}`).expect(404, { detail: 'Message not found' });
+    // Not an id, NUL bytes, page sizes out of range: refused before the service is asked.
+    for (const query of ['after=nope', 'after=%00', 'limit=0', 'limit=201', 'limit=ten'])
+      expect((await api.http.get(`/api/v1/shared/${share.share_id}?${query}`)).status).toBe(422);
+    // Revoked: every page is gone.
+    await api.delete(`/api/v1/chats/${chatId}/share`).expect(200, { revoked: true });
+    await api.http.get(`/api/v1/shared/${share.share_id}?after=${ids[49]}`).expect(404);
+  });
+
   it('reads a conversation larger than one bus message (over NATS, 1 MB) whole: the conversation, its share, all its messages', async () => {
     const api = await guest();
     const chatId = await newChat(api);
@@ -442,8 +492,12 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     expect(whole.messages.map((m) => m.message_id)).toEqual(ids);
     expect(whole.messages.every((m) => m.content.length === 16_000)).toBe(true);
     const share = (await api.post(`/api/v1/chats/${chatId}/share`).expect(201)).body;
-    const shared = (await api.http.get(`/api/v1/shared/${share.share_id}`).expect(200)).body as { messages: { message_id: string }[] };
+    const shared = (await api.http.get(`/api/v1/shared/${share.share_id}?limit=200`).expect(200)).body as {
+      messages: { message_id: string }[];
+      has_more: boolean;
+    };
     expect(shared.messages.map((m) => m.message_id)).toEqual(ids);
+    expect(shared.has_more).toBe(false);
     const all = (await api.get(`/api/v1/messages/all_user_messages?chat_ids=${chatId}`).expect(200)).body as unknown[];
     expect(all).toHaveLength(80);
   });

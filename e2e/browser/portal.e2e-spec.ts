@@ -448,6 +448,10 @@ describe('the web portal in a browser', () => {
 
       const reader = await guestPage(`/share/${shareId}`);
       const { page: shared } = reader;
+      const pagesRead: string[] = [];
+      shared.on('request', (request) => {
+        if (request.url().includes('/api/v1/shared/')) pagesRead.push(new URL(request.url()).search);
+      });
       await shared.getByRole('heading', { name: 'A long talk' }).waitFor();
       await shared.getByText(/^A read-only copy shared on /).waitFor();
       // At its start (a reader begins there), a window of the messages, not 400.
@@ -460,14 +464,20 @@ describe('the web portal in a browser', () => {
       expect(await shared.getByRole('button', { name: 'Edit message' }).count()).toBe(0);
       await screenshot(shared, 'share-long-start-wide');
 
-      // Scrolled to the bottom (again as the rows below are measured): the last reply and the link.
+      // Read in pages of 50: only the first so far.
+      expect(pagesRead).toEqual(['?limit=50']);
+      // Scrolled to the bottom (again as the rows below are measured, and as each next page comes
+      // below): the last reply and the link.
       const link = shared.getByRole('link', { name: 'Start your own conversation' });
+      const last = shared.getByText('Answer 399', { exact: true });
       await eventually(async () => {
         await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+        if (!(await last.count())) return undefined;
         const box = await link.boundingBox();
         return (box && box.y + box.height <= (await shared.evaluate(() => window.innerHeight)) && box.y >= 0) || undefined;
-      });
-      await shared.getByText('Answer 399', { exact: true }).waitFor();
+      }, 45_000);
+      expect(pagesRead).toHaveLength(8);
+      expect(pagesRead.at(-1)).toBe(`?limit=50&after=${ids[349]}`);
       expect(await shared.getByText('Question 0', { exact: true }).count()).toBe(0);
       expect(await articles.count()).toBeLessThan(40);
       await screenshot(shared, 'share-long-end-wide');

@@ -1,6 +1,6 @@
 import type { Message } from '@app/contracts/chat';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { SharedConversation } from '../modules/chat/api/chatApi';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,14 +22,25 @@ function conversation(count: number, patch: (index: number) => Partial<Message> 
   );
 }
 
+/** The share's page as the server answers it: `limit` messages from the first, or after `after`. */
 function openShare(messages: Message[]) {
-  const shared: SharedConversation = {
-    share_id: 's1',
-    conversation_title: 'Planning the garden',
-    messages,
-    shared_at: '2025-03-04T10:00:00Z',
-  };
-  mockFetch({ 'GET /api/v1/shared/s1': json(200, shared) });
+  const fetched = mockFetch({
+    'GET /api/v1/shared/s1': ({ url }) => {
+      const query = new URL(url, window.location.href).searchParams;
+      const after = query.get('after');
+      const limit = Number(query.get('limit') ?? 50);
+      const start = after ? messages.findIndex((m) => m.message_id === after) + 1 : 0;
+      if (after && start === 0) return json(404, { detail: 'Message not found' });
+      const page: SharedConversation = {
+        share_id: 's1',
+        conversation_title: 'Planning the garden',
+        messages: messages.slice(start, start + limit),
+        has_more: start + limit < messages.length,
+        shared_at: '2025-03-04T10:00:00Z',
+      };
+      return json(200, page);
+    },
+  });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter([{ path: '/share/:shareId', element: <SharedChatPage /> }], { initialEntries: ['/share/s1'] });
   render(
@@ -37,6 +48,7 @@ function openShare(messages: Message[]) {
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
+  return fetched;
 }
 
 const articles = () => screen.queryAllByRole('article');
@@ -63,22 +75,35 @@ describe('the shared conversation page', () => {
   });
   beforeEach(() => signedInAsGuest());
 
-  it('renders a window of a long conversation, from its first message, with the notice and the link', async () => {
-    openShare(conversation(500));
+  it('reads a long conversation in pages from its first message, renders a window of it, with the notice and the link', async () => {
+    const { called } = openShare(conversation(500));
     // The replies' text shows once the markdown renderer (loaded on demand) is there.
-    await screen.findByText('Message number 499', {}, { timeout: 5000 });
+    await screen.findByText('Message number 49', {}, { timeout: 5000 });
     expect(screen.getByRole('heading', { name: 'Planning the garden' })).toBeTruthy();
     expect(screen.getByText(/^A read-only copy shared on /)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Start your own conversation' }).getAttribute('href')).toBe('/chat');
 
-    // The first messages and the last two (always kept), not 500 (where it opens: the browser suite).
+    // One page read (50 messages); the first messages and the last two read (always kept) rendered,
+    // not 50 (where it opens: the browser suite).
+    expect(called('GET /api/v1/shared/s1').map((c) => c.url)).toEqual(['/api/v1/shared/s1?limit=50']);
     expect(articles().length).toBeGreaterThan(2);
     expect(articles().length).toBeLessThan(40);
     expect(texts().some((text) => text.includes('Message number 1'))).toBe(true);
-    expect(texts().some((text) => text.includes('Message number 250'))).toBe(false);
-    expect(texts().at(-1)).toContain('Message number 499');
+    expect(texts().some((text) => text.includes('Message number 25'))).toBe(false);
+    expect(texts().at(-1)).toContain('Message number 49');
+
+    // The reader nears the end of what is read: the next page comes below it.
+    const scroller = document.querySelector<HTMLElement>('.chat__scroll')!;
+    scroller.scrollTop = 4_600;
+    fireEvent.scroll(scroller);
+    await screen.findByText('Message number 99', {}, { timeout: 5000 });
+    expect(called('GET /api/v1/shared/s1').map((c) => c.url)).toEqual([
+      '/api/v1/shared/s1?limit=50',
+      '/api/v1/shared/s1?limit=50&after=m49',
+    ]);
+    expect(texts().some((text) => text.includes('Message number 48'))).toBe(true);
     // Read-only: no edit, regenerate or feedback.
-    const reply = articles().find((article) => article.textContent?.includes('Message number 1'))!;
+    const reply = articles().find((article) => article.textContent?.includes('Message number 49'))!;
     expect(within(reply).getByRole('button', { name: 'Copy reply' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Edit message' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Regenerate reply' })).toBeNull();

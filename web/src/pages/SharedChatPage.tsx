@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { fetchShared, SharedNotFoundError } from '../modules/chat/api/chatApi';
@@ -16,17 +16,31 @@ import { Spinner } from '../ui/Spinner';
 export function SharedChatPage() {
   const { shareId = '' } = useParams();
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
-  const shared = useQuery({ queryKey: ['shared', shareId], queryFn: () => fetchShared(shareId), retry: false });
+  // Read in pages from the first message; the next is asked for as the reader nears the end of those read.
+  const shared = useInfiniteQuery({
+    queryKey: ['shared', shareId],
+    queryFn: ({ pageParam }) => fetchShared(shareId, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => (page.has_more ? page.messages.at(-1)?.message_id : undefined),
+    retry: false,
+  });
   useEffect(() => {
     uiStore.set({ currentChatId: shareId, shareChatButtonVisible: false });
   }, [shareId]);
   // The server sends the shared branch itself, oldest first, its hidden messages left out: shown as it
   // comes (walking it again from its end would stop at the gap a hidden message leaves).
-  const messages = useMemo(() => (shared.data?.messages ?? []).filter((m) => !m.hidden).map(toDisplayMessage), [shared.data]);
+  const pages = shared.data?.pages;
+  const first = pages?.[0];
+  const messages = useMemo(() => (pages ?? []).flatMap((page) => page.messages.filter((m) => !m.hidden).map(toDisplayMessage)), [pages]);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = shared;
+  const later = useMemo(
+    () => ({ more: hasNextPage, loading: isFetchingNextPage, load: () => void fetchNextPage({ cancelRefetch: false }) }),
+    [hasNextPage, isFetchingNextPage, fetchNextPage],
+  );
   if (shared.error instanceof SharedNotFoundError) return <Navigate to={`/share/404/${encodeURIComponent(shareId)}`} replace />;
   return (
     <div className="chat">
-      <Header title={<h1 className="header__heading">{shared.data?.conversation_title ?? 'Shared conversation'}</h1>} />
+      <Header title={<h1 className="header__heading">{first?.conversation_title ?? 'Shared conversation'}</h1>} />
       <div className="chat__scroll" ref={setScroller}>
         <div className="chat__column" onCopy={handleLightCopy}>
           {shared.isLoading && (
@@ -39,10 +53,23 @@ export function SharedChatPage() {
               {shared.error instanceof Error ? shared.error.message : 'The conversation could not be loaded.'}
             </p>
           )}
-          {shared.data && (
+          {first && (
             <>
-              <p className="notice notice--info">A read-only copy shared on {new Date(shared.data.shared_at).toLocaleDateString()}.</p>
-              <SharedMessages shareId={shareId} messages={messages} scroller={scroller} />
+              <p className="notice notice--info">A read-only copy shared on {new Date(first.shared_at).toLocaleDateString()}.</p>
+              <SharedMessages shareId={shareId} messages={messages} scroller={scroller} later={later} />
+              {isFetchingNextPage && (
+                <div className="center">
+                  <Spinner label="Loading more of the conversation" />
+                </div>
+              )}
+              {shared.isFetchNextPageError && (
+                <p className="notice notice--error" role="alert">
+                  The rest of the conversation could not be loaded.{' '}
+                  <button type="button" className="link-button" onClick={later.load}>
+                    Try again
+                  </button>
+                </p>
+              )}
               <p className="center">
                 <Link to="/chat" className="button button--primary">
                   Start your own conversation

@@ -94,7 +94,10 @@ export const ShareSchema = z.object({ share_id: z.string(), chat_id: z.string(),
 export const SharedConversationSchema = z.object({
   share_id: z.string(),
   conversation_title: z.string().nullable(),
+  /** A page of the shared branch, oldest first (hidden ones left out): its first `limit` messages, or those after `after`. */
   messages: z.array(MessageSchema),
+  /** Later messages of the branch exist: ask with `after` = the last message's id. */
+  has_more: z.boolean(),
   shared_at: z.string(),
 });
 
@@ -157,6 +160,11 @@ export const MESSAGE_PAGE_LIMIT = { default: 50, max: 200 } as const;
 export const MessagePageQuerySchema = z.object({
   before: id.optional(),
   through: id.optional(),
+  limit: z.coerce.number().int().min(1).max(MESSAGE_PAGE_LIMIT.max).default(MESSAGE_PAGE_LIMIT.default),
+});
+/** A page of a shared conversation: from its first message, or after `after` (one of the branch's). */
+export const SharedPageQuerySchema = z.object({
+  after: id.optional(),
   limit: z.coerce.number().int().min(1).max(MESSAGE_PAGE_LIMIT.max).default(MESSAGE_PAGE_LIMIT.default),
 });
 /** A message with other versions (the same parent, the same side): all of them, oldest first, each with where its branch leads. */
@@ -359,9 +367,9 @@ export const CHAT_RPC = {
   }),
   shared: defineRpc({
     subject: 'chat.share.get',
-    request: z.object({ share_id: shareId }).strict(),
+    request: SharedPageQuerySchema.extend({ share_id: shareId }).strict(),
     response: SharedConversationSchema,
-    description: 'A shared conversation (its active history)',
+    description: 'A page of a shared conversation (its active history, oldest first)',
   }),
 } as const;
 

@@ -71,6 +71,6 @@ export class ConversationsHandlers {
 
   @RpcHandler(CHAT_RPC.shared)
   shared({ data }: RpcInput<typeof CHAT_RPC.shared>) {
-    return this.conversations.shared(data.share_id);
+    return this.conversations.shared(data.share_id, { after: data.after, limit: data.limit });
   }
 }

@@ -342,6 +342,28 @@ describe('ConversationsService', () => {
       expect(whole).not.toHaveBeenCalled();
     });
 
+    it("is read in pages from its first message: `after` the last one read, `has_more` until the end, only the page's words read", async () => {
+      const { chat } = branchedChat();
+      repo.seed(aMessage({ id: 'hidden', chatId: 'chat', previousMessageId: 'a2', hidden: true }));
+      repo.seed(aMessage({ id: 'u3', chatId: 'chat', previousMessageId: 'hidden', content: 'And then?' }));
+      chat.lastActiveMessageId = 'u3';
+      const { share_id } = await service.share(OWNER, chat.id);
+      const read = jest.spyOn(repo, 'messagesIn');
+      const pages: string[][] = [];
+      let page = await service.shared(share_id, { limit: 2 });
+      pages.push(page.messages.map((m) => m.message_id));
+      while (page.has_more) {
+        page = await service.shared(share_id, { after: page.messages.at(-1)!.message_id, limit: 2 });
+        pages.push(page.messages.map((m) => m.message_id));
+      }
+      expect(pages).toEqual([['u1', 'a1'], ['u2', 'a2'], ['u3']]);
+      expect(read.mock.calls.map(([, , ids]) => ids)).toEqual(pages);
+      expect(await service.shared(share_id, { after: 'u3', limit: 2 })).toMatchObject({ messages: [], has_more: false });
+      // After a message that is not on the shared branch (another version, a hidden one, another conversation's): not found.
+      for (const after of ["a1'", 'hidden', 'elsewhere'])
+        await expect(service.shared(share_id, { after, limit: 2 })).rejects.toEqual(refused(404, 'Message not found'));
+    });
+
     it('is gone with its conversation', async () => {
       const { chat } = branchedChat();
       const { share_id } = await service.share(OWNER, chat.id);

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SERVICE_CONFIG, type PublicOf } from '@app/platform';
 import type { ChatConfig } from '../config';
 import type { Caller } from '@app/contracts';
-import { SENDER_ASSISTANT } from '@app/contracts/chat';
+import { MESSAGE_PAGE_LIMIT, SENDER_ASSISTANT } from '@app/contracts/chat';
 import { DomainError } from '@app/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ProjectsRepository } from '../projects/projects.repository';
@@ -156,13 +156,21 @@ export class ConversationsService {
     return { revoked: (await this.repo.revokeShares(conversation.userId, conversation.id)) > 0 };
   }
 
-  /** A shared conversation, for anyone with the link: its active history, read-only. */
-  async shared(shareId: string) {
+  /**
+   * A page of a shared conversation, for anyone with the link: its active history, read-only,
+   * oldest first: the first `limit` messages, or the `limit` after `after` (404 when that is not a
+   * message of the branch: the owner switched branches since, say). Only the page's words are read.
+   */
+  async shared(shareId: string, page: { after?: string; limit: number } = { limit: MESSAGE_PAGE_LIMIT.default }) {
     const { share, conversation, branch } = await this.sharedBranch(shareId);
+    const start = page.after === undefined ? 0 : branch.indexOf(page.after) + 1;
+    if (start === 0 && page.after !== undefined) throw DomainError.notFound(MESSAGE_NOT_FOUND);
+    const ids = branch.slice(start, start + page.limit);
     return {
       share_id: share.id,
       conversation_title: conversation.title,
-      messages: (await this.repo.messagesIn(conversation.userId, conversation.id, branch)).map(toSharedMessageView),
+      messages: (await this.repo.messagesIn(conversation.userId, conversation.id, ids)).map(toSharedMessageView),
+      has_more: start + ids.length < branch.length,
       shared_at: share.createdAt.toISOString(),
     };
   }

@@ -13,6 +13,7 @@ import {
   SearchResultsSchema,
   SendMessageBodySchema,
   SharedConversationSchema,
+  SharedPageQuerySchema,
   ShareSchema,
   UpdateConversationBodySchema,
 } from '../../chat/index';
@@ -193,12 +194,14 @@ export const chatRoutes = {
   shared: defineRoute({
     method: 'GET',
     path: '/api/v1/shared/:share_id',
-    summary: 'A shared conversation (404 when missing or revoked)',
+    summary:
+      'A page of a shared conversation, oldest first: its first `limit` messages, or those after `after` (404 when missing or revoked)',
     tag: 'chat',
     auth: 'public',
     params: z.object({ share_id: name(64) }),
+    query: SharedPageQuerySchema,
     response: SharedConversationSchema,
-    errors: { 404: 'No such share, or no longer shared' },
+    errors: { 404: 'No such share, or no longer shared; or `after` is not a message of the shared branch' },
     rpc: CHAT_RPC.shared,
   }),
 } as const;

@@ -71,14 +71,28 @@ export const stopReply = (userMessageId: string) => call(API.chat.stop, { params
 export type Share = { share_id: string; chat_id: string; url: string; created_at: string };
 export const shareConversation = (chatId: string): Promise<Share> => call(API.chat.share, { params: { chat_id: chatId } });
 
-export type SharedConversation = { share_id: string; conversation_title: string | null; messages: Message[]; shared_at: string };
+/** A page of a shared conversation, oldest first; `has_more`: later messages exist (ask with `after`). */
+export type SharedConversation = {
+  share_id: string;
+  conversation_title: string | null;
+  messages: Message[];
+  has_more: boolean;
+  shared_at: string;
+};
 
 export class SharedNotFoundError extends Error {}
 
-/** A shared conversation (a public page); a 404 is SharedNotFoundError (the page goes to /share/404). */
-export async function fetchShared(shareId: string): Promise<SharedConversation> {
+/** How many messages a page of a shared conversation holds (the server's default; at most 200). */
+export const SHARED_PAGE_SIZE = 50;
+
+/**
+ * A page of a shared conversation (a public page): its first messages, or those after `after`; a
+ * 404 is SharedNotFoundError (the page goes to /share/404).
+ */
+export async function fetchShared(shareId: string, after?: string): Promise<SharedConversation> {
   try {
-    return (await call(API.chat.shared, { params: { share_id: shareId } }, { public: true })) as SharedConversation;
+    const query = { limit: SHARED_PAGE_SIZE, ...(after ? { after } : {}) };
+    return (await call(API.chat.shared, { params: { share_id: shareId }, query }, { public: true })) as SharedConversation;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw new SharedNotFoundError('This shared conversation does not exist.');
     throw error;

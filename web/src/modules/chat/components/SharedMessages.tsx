@@ -1,4 +1,5 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
+import type { OlderMessages } from '../hooks/useConversationView';
 import { useMessageWindow } from '../hooks/useMessageWindow';
 import type { DisplayMessage } from '../utils/history';
 import { messageRows } from '../utils/messageRows';
@@ -11,18 +12,30 @@ type SharedMessagesProps = {
   messages: DisplayMessage[];
   /** The scroll area the list is in. */
   scroller: HTMLElement | null;
+  /** The branch's later messages, read when the reader nears the end of those read. */
+  later?: OlderMessages;
 };
+
+/** How close to the last message read (rows) the reader comes before later ones are asked for. */
+const LATER_AHEAD_ROWS = 6;
 
 /** No version switcher on a shared page: no message's place among its versions is shown. */
 const NO_PLACES = new Map();
 
 /**
  * A shared conversation's messages, read-only (no actions; files asked for through the share),
- * opened at the first one; only those near the view are rendered, as on the conversation's page.
+ * opened at the first one; only those near the view are rendered, as on the conversation's page,
+ * and the later ones are read as the reader nears the end of those read.
  */
-export function SharedMessages({ shareId, messages, scroller }: SharedMessagesProps) {
+export function SharedMessages({ shareId, messages, scroller, later }: SharedMessagesProps) {
   const rows = useMemo(() => messageRows(messages, NO_PLACES, null, null), [messages]);
   const virtualizer = useMessageWindow({ rows, scroller, chatId: shareId, opensAt: 'start', pinned: [] });
+  // Near the end of what is read, the next page is asked for; it goes below, the view stays put.
+  const endIndex = virtualizer.range?.endIndex ?? 0;
+  useEffect(() => {
+    if (!later?.more || later.loading || endIndex < rows.length - 1 - LATER_AHEAD_ROWS) return;
+    later.load();
+  }, [later, endIndex, rows.length]);
   return (
     <WindowedMessages
       rows={rows}
