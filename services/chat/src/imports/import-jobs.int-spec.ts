@@ -19,6 +19,7 @@ import { chatEnvSchema } from '../config';
 import { chatMigrations } from '../migrations';
 import { ImportJobs } from './import-jobs';
 import { ImportsRepository } from './imports.repository';
+import { ImportsService } from './imports.service';
 
 const LEASE_MS = 60_000;
 
@@ -96,6 +97,8 @@ function withSecondImage(tag: string): unknown {
   });
   return branched;
 }
+
+const callerFor = (userId: string): Caller => ({ user_id: userId, is_anon: false, session_id: null, request_id: 'test' });
 
 const zipWith = (conversations: unknown[]) =>
   zipOf({ 'conversations.json': JSON.stringify(conversations), 'file-Img001-hotel.png': TINY_PNG, 'file-Img002-map.png': TINY_PNG });
@@ -225,6 +228,60 @@ describe('the import worker on PostgreSQL, interrupted while it stores attachmen
     expect(files.discarded).toHaveLength(1);
     expect(files.filesOf(userId)).toEqual([]);
     expect(await titles()).toEqual([]);
+  });
+
+  it('keeps the files of a write whose outcome is unknown held; the next run deletes them, then imports the conversation again', async () => {
+    const { files, userId, id, claim, referenced, titles } = await setup(zipWith([withSecondImage(`-${randomUUID()}`)]));
+    // The connection is lost as the conversation is written: it may have committed or not (here: not).
+    const lost = Object.create(imports) as ImportsRepository;
+    lost.writeConversation = () => Promise.reject(new Error('Connection terminated unexpectedly'));
+    const config = { ...chatEnvSchema.parse({}), IMPORT_TMP_DIR: dir };
+    await new ImportJobs(lost, files as unknown as Pick<RpcClient, 'call' | 'stream'>, config, logger).run(await claim());
+    const firstRun = files.filesOf(userId);
+    expect(firstRun).toHaveLength(2);
+    expect((await imports.heldFiles(id)).sort()).toEqual([...firstRun].sort());
+    expect(files.discarded).toEqual([]);
+    expect((await imports.findJob(userId, id))?.status).toBe('queued');
+
+    // The next run (any replica) deletes them first, then writes the conversation with its files stored again.
+    await new ImportJobs(imports, files as unknown as Pick<RpcClient, 'call' | 'stream'>, config, logger).run(await claim());
+    expect(await imports.findJob(userId, id)).toMatchObject({ status: 'done', conversations_imported: 1 });
+    expect(await titles()).toEqual(['Trip to Lisbon']);
+    expect(files.discarded.sort()).toEqual([...firstRun].sort());
+    expect(files.filesOf(userId).sort()).toEqual(await referenced());
+    expect(await referenced()).toHaveLength(2);
+    expect(await imports.heldFiles(id)).toEqual([]);
+  });
+
+  it('a cancel deletes the files a run that died held, and a file it cannot delete stays held', async () => {
+    const { files, jobs, userId, id, claim } = await setup(zipWith([withSecondImage(`-${randomUUID()}`)]));
+    await claim(); // its worker dies while it holds two files
+    const store = async (filename: string) => {
+      const { upload_id } = (await files.call(FILES_RPC.uploadBegin, { filename }, callerFor(userId))) as { upload_id: string };
+      return ((await files.call(FILES_RPC.uploadCommit, { upload_id }, callerFor(userId))) as { object_store_object_id: string })
+        .object_store_object_id;
+    };
+    const held = [await store('a.png'), await store('b.png')].sort();
+    for (const objectId of held) await imports.holdFile(id, objectId);
+    const service = new ImportsService(imports, jobs, files as unknown as Pick<RpcClient, 'call'>, logger);
+
+    // The files service is away: the cancel still answers, and the files stay held for later.
+    const call = files.call.bind(files);
+    files.call = (contract, data, caller) =>
+      contract.subject === FILES_RPC.discardAttachments.subject ? Promise.reject(new Error('files away')) : call(contract, data, caller);
+    expect((await service.cancel(callerFor(userId), id)).status).toBe('cancelled');
+    expect((await imports.heldFiles(id)).sort()).toEqual(held);
+    expect(logged).toContain('Could not delete the files of a conversation not imported');
+
+    // Back: the worker's next poll deletes them, and the job holds nothing more.
+    files.call = call;
+    jobs.kick();
+    for (const until = Date.now() + 10_000; (await imports.heldFiles(id)).length && Date.now() < until;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await jobs.onApplicationShutdown();
+    expect(files.filesOf(userId)).toEqual([]);
+    expect(files.discarded.sort()).toEqual(held);
+    expect(await imports.heldFiles(id)).toEqual([]);
   });
 
   it('races a cancel against conversations being written: every file left is one a written conversation refers to', async () => {

@@ -29,6 +29,8 @@ const DOWNLOAD_TIMEOUT_MS = 60_000;
 /** Files deleted per call when a conversation is not written (the most `files.attachments.discard` takes). */
 const DISCARD_BATCH = 100;
 const TOO_LARGE = 'A file over the size limit of attachments';
+/** Jobs over whose held files one poll deletes. */
+const HELD_SWEEP_BATCH = 10;
 
 type Config = Pick<
   ChatConfig,
@@ -109,6 +111,8 @@ export class ImportJobs implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async tick(): Promise<void> {
+    // Jobs over that still hold files (their delete failed, or a merge cancelled them): deleted now.
+    for (const job of await this.repo.jobsOverHoldingFiles(HELD_SWEEP_BATCH)) await this.discardHeld(job);
     while (!this.stopping && this.running.size < this.config.IMPORT_CONCURRENCY) {
       const job = await this.repo.claimJob(this.config.IMPORT_CONCURRENCY, LEASE_MS);
       if (!job) return;
@@ -134,6 +138,8 @@ export class ImportJobs implements OnApplicationBootstrap, OnApplicationShutdown
       skipped_total: job.skipped_total,
       source: job.source,
     };
+    // A run of this job that died left the files it stored for a conversation it never wrote.
+    await this.discardHeld(job);
     if (job.attempts > MAX_ATTEMPTS) {
       await this.finish(job, 'failed', progress, 'The import stopped several times before it could finish. Try again.');
       return;
@@ -204,6 +210,19 @@ export class ImportJobs implements OnApplicationBootstrap, OnApplicationShutdown
     }
   }
 
+  /**
+   * Deletes the files a job holds (stored for a conversation it did not write: its run died, or it
+   * was cancelled meanwhile). A failure is logged: they stay held, for the next run or cancel.
+   */
+  async discardHeld(job: Pick<ImportJobRow, 'id' | 'user_id'>): Promise<void> {
+    try {
+      const held = await this.repo.heldFiles(job.id);
+      if (held.length) await discardFiles({ rpc: this.rpc, repo: this.repo, logger: this.logger }, job, held);
+    } catch (error) {
+      this.logger.warn({ msg: 'Could not read the files an import holds', import_id: job.id, error: String(error) }, 'Imports');
+    }
+  }
+
   private sourceOf(job: ImportJobRow, first: unknown): ImportSource {
     const detected = detectSource(first);
     if (!detected) throw new ImportRefused('conversations.json is not an export of ChatGPT or Claude.');
@@ -249,6 +268,30 @@ const callerOf = (job: Pick<ImportJobRow, 'id' | 'user_id'>): Caller => ({
   session_id: null,
   request_id: `import:${job.id}`,
 });
+
+/**
+ * Deletes files a job stored for a conversation it did not write, in batches, and lets each
+ * deleted batch go from those the job holds. A batch that cannot be deleted is logged and stays
+ * held (the next run, or a cancel, tries again): never a file that nothing refers to or knows of.
+ */
+async function discardFiles(
+  deps: { rpc: Pick<RpcClient, 'call'>; repo: ImportsRepository; logger: Pick<AppLogger, 'warn'> },
+  job: Pick<ImportJobRow, 'id' | 'user_id'>,
+  objectIds: readonly string[],
+): Promise<void> {
+  for (let start = 0; start < objectIds.length; start += DISCARD_BATCH) {
+    const ids = objectIds.slice(start, start + DISCARD_BATCH);
+    try {
+      await deps.rpc.call(FILES_RPC.discardAttachments, { object_store_object_ids: ids }, callerOf(job));
+      await deps.repo.releaseFiles(job.id, ids);
+    } catch (error) {
+      deps.logger.warn(
+        { msg: 'Could not delete the files of a conversation not imported', import_id: job.id, files: ids.length, error: String(error) },
+        'Imports',
+      );
+    }
+  }
+}
 
 /** Pass 2 of one job: its conversations, one at a time. */
 class ImportRun {
@@ -375,26 +418,17 @@ class ImportRun {
 
   /**
    * Deletes the files stored for the conversation being read, which was not written (a later
-   * conversation that refers to one of them stores it again). A failure is logged: the files
-   * then stay unreferenced, as they would have without this.
+   * conversation that refers to one of them stores it again). A failure is logged: the files stay
+   * held by the job, and its next run (or a cancel) deletes them.
    */
   private async discardFresh(): Promise<void> {
     const fresh = this.fresh.splice(0);
     for (const { zipId } of fresh) if (zipId) this.stored.delete(zipId);
-    for (let start = 0; start < fresh.length; start += DISCARD_BATCH) {
-      const ids = fresh.slice(start, start + DISCARD_BATCH).map(({ file }) => file.object_store_object_id);
-      await this.rpc.call(FILES_RPC.discardAttachments, { object_store_object_ids: ids }, this.caller).catch((error: unknown) =>
-        this.logger.warn(
-          {
-            msg: 'Could not delete the files of a conversation not imported',
-            import_id: this.job.id,
-            files: ids.length,
-            error: String(error),
-          },
-          'Imports',
-        ),
-      );
-    }
+    await discardFiles(
+      { rpc: this.rpc, repo: this.repo, logger: this.logger },
+      this.job,
+      fresh.map(({ file }) => file.object_store_object_id),
+    );
   }
 
   /** The messages as written: new ids, parents kept, times that never run backwards, files stored. */
@@ -451,7 +485,12 @@ class ImportRun {
       result = await this.upload(attachment.name, bytes.length, async () => Readable.from([bytes]) as AsyncIterable<Buffer>);
     }
     if (key) this.stored.set(key, result);
-    if (typeof result !== 'string') this.fresh.push({ file: result, zipId: key });
+    if (typeof result !== 'string') {
+      this.fresh.push({ file: result, zipId: key });
+      // Held on the job before anything else is done: should this process die before the
+      // conversation is written, the next run deletes it (a failure here discards it at once).
+      await this.repo.holdFile(this.job.id, result.object_store_object_id);
+    }
     return result;
   }
 

@@ -300,12 +300,46 @@ export class ImportsRepository {
       for (const exchange of input.exchanges) {
         await this.outbox.enqueue(manager, CHAT_EVENTS.exchangeCompleted, exchange, { eventId: `import:${exchange.assistant_message_id}` });
       }
-      const [, affected]: [unknown, number] = await manager.query(`UPDATE import_job SET ${PROGRESS_SET} WHERE id = $1 AND ${NOT_OVER}`, [
-        input.importId,
-        ...progressParams(input.progress),
-      ]);
+      // The files stored for it are referred to from now on: no longer held.
+      const [, affected]: [unknown, number] = await manager.query(
+        `UPDATE import_job SET ${PROGRESS_SET}, held_files = '{}' WHERE id = $1 AND ${NOT_OVER}`,
+        [input.importId, ...progressParams(input.progress)],
+      );
       if (affected === 0) throw new ImportCancelled();
       return true;
     });
+  }
+
+  /**
+   * A file stored for the conversation being read, before anything refers to it: held on the job
+   * until the conversation is written (which lets it go) or it is deleted (releaseFiles). A run that
+   * dies in between leaves it there for the next run, or the cancel, to delete.
+   */
+  async holdFile(id: string, objectId: string): Promise<void> {
+    await this.dataSource.query('UPDATE import_job SET held_files = array_append(held_files, $2) WHERE id = $1', [id, objectId]);
+  }
+
+  /** The files the job holds (stored for a conversation it has not written). */
+  async heldFiles(id: string): Promise<string[]> {
+    const [row]: { held_files: string[] }[] = await this.dataSource.query('SELECT held_files FROM import_job WHERE id = $1', [id]);
+    return row?.held_files ?? [];
+  }
+
+  /** Jobs over (done, failed, cancelled) that still hold files: their delete failed, or came from a cancel on a merge. */
+  jobsOverHoldingFiles(limit: number): Promise<{ id: string; user_id: string }[]> {
+    return this.dataSource.query(
+      `SELECT id, user_id FROM import_job WHERE held_files <> '{}' AND status IN ('done', 'failed', 'cancelled')
+       ORDER BY updated_at LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** These files were deleted: the job no longer holds them. */
+  async releaseFiles(id: string, objectIds: readonly string[]): Promise<void> {
+    if (!objectIds.length) return;
+    await this.dataSource.query(
+      'UPDATE import_job SET held_files = ARRAY(SELECT f FROM unnest(held_files) AS f WHERE f <> ALL($2::text[])) WHERE id = $1',
+      [id, objectIds],
+    );
   }
 }

@@ -89,6 +89,8 @@ export class ImportsService {
       return toImportView(row);
     }
     this.jobs.cancelled(importId);
+    // Files stored for a conversation it will not write (its worker may have died holding them).
+    await this.jobs.discardHeld(cancelled);
     await this.rpc
       .call(FILES_RPC.discardImport, { object_store_object_id: cancelled.object_id }, caller)
       .catch((error: unknown) =>

@@ -10,6 +10,7 @@ import { McpOAuth1766900000200 } from './1766900000200-mcp-oauth';
 import { Imports1767000000100 } from './1767000000100-imports';
 import { Projects1767000000500 } from './1767000000500-projects';
 import { ImportCancel1767000000600 } from './1767000000600-import-cancel';
+import { ImportHeldFiles1767000000700 } from './1767000000700-import-held-files';
 
 /** The chat service's migrations, oldest first. */
 export const chatMigrations: (new () => MigrationInterface)[] = [
@@ -24,4 +25,5 @@ export const chatMigrations: (new () => MigrationInterface)[] = [
   Imports1767000000100,
   Projects1767000000500,
   ImportCancel1767000000600,
+  ImportHeldFiles1767000000700,
 ];
