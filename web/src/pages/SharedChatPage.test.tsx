@@ -22,13 +22,14 @@ function conversation(count: number, patch: (index: number) => Partial<Message> 
   );
 }
 
-/** The share's page as the server answers it: `limit` messages from the first, or after `after`. */
-function openShare(messages: Message[]) {
+/** The share's page as the server answers it: `limit` messages from the first, or after `after` (the branch as `branch()` says now). */
+function openShare(initial: Message[], branch: () => Message[] = () => initial) {
   const fetched = mockFetch({
     'GET /api/v1/shared/s1': ({ url }) => {
       const query = new URL(url, window.location.href).searchParams;
       const after = query.get('after');
       const limit = Number(query.get('limit') ?? 50);
+      const messages = branch();
       const start = after ? messages.findIndex((m) => m.message_id === after) + 1 : 0;
       if (after && start === 0) return json(404, { detail: 'Message not found' });
       const page: SharedConversation = {
@@ -107,6 +108,50 @@ describe('the shared conversation page', () => {
     expect(within(reply).getByRole('button', { name: 'Copy reply' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Edit message' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Regenerate reply' })).toBeNull();
+  });
+
+  it('reads the share again from its start when a later page follows a message no longer on the branch', async () => {
+    let branch = conversation(120);
+    const { called } = openShare(branch, () => branch);
+    await screen.findByText('Message number 49', {}, { timeout: 5000 });
+    // The owner switches branches: the message the next page follows is not on the shared branch any more.
+    branch = conversation(120, (i) => ({ message_id: `n${i}`, previous_message_id: i ? `n${i - 1}` : null, content: `Other number ${i}` }));
+    const scroller = document.querySelector<HTMLElement>('.chat__scroll')!;
+    scroller.scrollTop = 4_600;
+    fireEvent.scroll(scroller);
+    await screen.findByText('Other number 49', {}, { timeout: 5000 });
+    expect(called('GET /api/v1/shared/s1').map((c) => c.url)).toEqual([
+      '/api/v1/shared/s1?limit=50',
+      '/api/v1/shared/s1?limit=50&after=m49',
+      '/api/v1/shared/s1?limit=50',
+    ]);
+    expect(screen.queryByText('Message number 49')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says when a later page could not be read, asks for it no more by scrolling, and reads it on "Try again"', async () => {
+    const messages = conversation(120);
+    let failures = 1;
+    const fetched = openShare(messages, () => messages);
+    await screen.findByText('Message number 49', {}, { timeout: 5000 });
+    const serve = fetched.fetchMock.getMockImplementation()!;
+    let later = 0;
+    fetched.fetchMock.mockImplementation(async (input, init) => {
+      if (!String(input).includes('after=')) return serve(input, init);
+      later++;
+      return failures-- > 0 ? json(503, { detail: 'The chat service is unavailable' }) : serve(input, init);
+    });
+    const scroller = document.querySelector<HTMLElement>('.chat__scroll')!;
+    scroller.scrollTop = 4_600;
+    fireEvent.scroll(scroller);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The rest of the conversation could not be loaded.');
+    fireEvent.scroll(scroller);
+    expect(later).toBe(1);
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await screen.findByText('Message number 99', {}, { timeout: 5000 });
+    expect(later).toBe(2);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('leaves out hidden messages, and keeps the messages before one', async () => {

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
-import { fetchShared, SharedNotFoundError } from '../modules/chat/api/chatApi';
+import { fetchShared, SharedChangedError, SharedNotFoundError } from '../modules/chat/api/chatApi';
 import { SharedMessages } from '../modules/chat/components/SharedMessages';
 import { toDisplayMessage } from '../modules/chat/utils/history';
 import { Header } from '../modules/layout/components/Header';
@@ -32,10 +32,20 @@ export function SharedChatPage() {
   const pages = shared.data?.pages;
   const first = pages?.[0];
   const messages = useMemo(() => (pages ?? []).flatMap((page) => page.messages.filter((m) => !m.hidden).map(toDisplayMessage)), [pages]);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = shared;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, isFetchNextPageError, error, refetch } = shared;
+  // A later page after a message no longer on the branch: the share is read again from its start.
+  const changed = isFetchNextPageError && error instanceof SharedChangedError;
+  useEffect(() => {
+    if (changed) void refetch();
+  }, [changed, refetch]);
+  // A page that failed is asked for again by its "Try again", not by scrolling on.
   const later = useMemo(
-    () => ({ more: hasNextPage, loading: isFetchingNextPage, load: () => void fetchNextPage({ cancelRefetch: false }) }),
-    [hasNextPage, isFetchingNextPage, fetchNextPage],
+    () => ({
+      more: hasNextPage && !isFetchNextPageError,
+      loading: isFetchingNextPage,
+      load: () => void fetchNextPage({ cancelRefetch: false }),
+    }),
+    [hasNextPage, isFetchNextPageError, isFetchingNextPage, fetchNextPage],
   );
   if (shared.error instanceof SharedNotFoundError) return <Navigate to={`/share/404/${encodeURIComponent(shareId)}`} replace />;
   return (
@@ -48,7 +58,7 @@ export function SharedChatPage() {
               <Spinner label="Loading the conversation" />
             </div>
           )}
-          {shared.isError && !(shared.error instanceof SharedNotFoundError) && (
+          {shared.isError && !isFetchNextPageError && !(shared.error instanceof SharedNotFoundError) && (
             <p className="notice notice--error" role="alert">
               {shared.error instanceof Error ? shared.error.message : 'The conversation could not be loaded.'}
             </p>
@@ -62,7 +72,7 @@ export function SharedChatPage() {
                   <Spinner label="Loading more of the conversation" />
                 </div>
               )}
-              {shared.isFetchNextPageError && (
+              {isFetchNextPageError && !changed && (
                 <p className="notice notice--error" role="alert">
                   The rest of the conversation could not be loaded.{' '}
                   <button type="button" className="link-button" onClick={later.load}>

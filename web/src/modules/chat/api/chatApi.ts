@@ -81,20 +81,27 @@ export type SharedConversation = {
 };
 
 export class SharedNotFoundError extends Error {}
+/** A later page asked for after a message no longer on the shared branch (its owner switched branches): read it again from the start. */
+export class SharedChangedError extends Error {}
 
 /** How many messages a page of a shared conversation holds (the server's default; at most 200). */
 export const SHARED_PAGE_SIZE = 50;
 
 /**
- * A page of a shared conversation (a public page): its first messages, or those after `after`; a
- * 404 is SharedNotFoundError (the page goes to /share/404).
+ * A page of a shared conversation (a public page): its first messages, or those after `after`. A
+ * 404 for the first is SharedNotFoundError (the page goes to /share/404); for a later one,
+ * SharedChangedError (the message it follows is no longer on the branch, or the share is gone:
+ * reading it again from the start tells which).
  */
 export async function fetchShared(shareId: string, after?: string): Promise<SharedConversation> {
   try {
     const query = { limit: SHARED_PAGE_SIZE, ...(after ? { after } : {}) };
     return (await call(API.chat.shared, { params: { share_id: shareId }, query }, { public: true })) as SharedConversation;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw new SharedNotFoundError('This shared conversation does not exist.');
+    if (error instanceof ApiError && error.status === 404) {
+      if (after) throw new SharedChangedError('The shared conversation changed.');
+      throw new SharedNotFoundError('This shared conversation does not exist.');
+    }
     throw error;
   }
 }
