@@ -107,7 +107,7 @@ describe('the routes the gateway serves are the declared ones', () => {
       { subject: MEMORY_RPC.remove.subject, request: { user_memory_id: id } },
       { subject: MEMORY_RPC.list.subject, request: { user_preference_name: 'default', source_chat_id: id } },
       { subject: 'chat.conversation.create', request: { conversation_title: 'x' } },
-      { subject: expect.any(String), request: { share_id: 's'.repeat(64) } },
+      { subject: expect.any(String), request: { share_id: 's'.repeat(64), limit: 50 } },
     ]);
   });
 
