@@ -138,6 +138,36 @@ describe.each([
     ]);
   });
 
+  it('closing a consumer starts no more handling at once, without waiting for the event being handled; the rest goes to the next subscription promptly', async () => {
+    const started: number[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const first = await bus.consumeEvents(
+      { durable: 'closer', subject: 'events.close.*', maxDeliver: 5, backoffMs: [50] },
+      async (event) => {
+        started.push(decode(event.data) as number);
+        await gate; // the first event's handler is slow (a model call, say)
+        return 'ack';
+      },
+    );
+    for (let n = 1; n <= 4; n++) await bus.publishEvent('events.close.n', encode(n), {}, `c-${n}`);
+    await until('the first event being handled', () => started.length === 1, 10_000);
+    let closed = false;
+    void first.close().then(() => (closed = true));
+    // Closed while the first handler still waits: closing did not wait for it, nor handle the others.
+    await until('the consumer closed', () => closed, 10_000);
+    expect(started).toEqual([1]);
+    release();
+    // The next subscription gets the others now, not after their ack deadline (30 s on NATS).
+    const later: number[] = [];
+    await bus.consumeEvents({ durable: 'closer', subject: 'events.close.*', maxDeliver: 5, backoffMs: [50] }, async (event) => {
+      later.push(decode(event.data) as number);
+      return 'ack';
+    });
+    await until('the events not handled given to the next subscription', () => [2, 3, 4].every((n) => later.includes(n)), 10_000);
+    expect(started).toEqual([1]);
+  });
+
   it('resumes a durable consumer where it stopped, delivering what was published meanwhile', async () => {
     const seen: unknown[] = [];
     const consume = () =>

@@ -426,8 +426,15 @@ export class NatsBus implements Bus {
     }
     const consumer = await this.js.consumers.get(this.streamName, durable);
     const messages = await consumer.consume({ max_messages: 16 });
+    let closing = false;
     const loop = (async () => {
       for await (const msg of messages) {
+        // Delivered but not started when the consumer closed (a shutdown): given back at once, for
+        // another replica or the next start, rather than handled now or left to its ack deadline.
+        if (closing) {
+          msg.nak();
+          continue;
+        }
         const deliveryCount = msg.info.deliveryCount;
         let outcome: EventOutcome;
         try {
@@ -440,9 +447,14 @@ export class NatsBus implements Bus {
       }
     })();
     return {
+      // Nothing more is pulled or started, as with the in-process bus. The event being handled, if
+      // any, is not waited for here: it is the server's in flight, drained within the shutdown's
+      // plan (before, closing waited for every delivered event to be handled, deadlines or not:
+      // up to 16 slow handlers in a row on a shutdown).
       close: async () => {
-        await messages.close();
-        await loop.catch(() => undefined);
+        closing = true;
+        void messages.close();
+        void loop.catch(() => undefined);
       },
     };
   }
