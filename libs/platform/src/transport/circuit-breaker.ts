@@ -176,19 +176,15 @@ export class CircuitBreakers {
     }
   };
 
-  /** Calls `listener` when the dependency's circuit opens (to stop waiting on calls in flight); returns the unsubscribe. */
-  onTrip(dependency: string, listener: () => void): () => void {
-    const circuit = this.circuitOf(dependency);
-    circuit.tripListeners.add(listener);
-    return () => circuit.tripListeners.delete(listener);
-  }
-
-  /** `onTrip` without an unsubscribe function to make (the caller has `offTrip`). */
-  onTripWatch(dependency: string, listener: () => void): void {
+  /**
+   * Calls `listener` when the dependency's circuit opens (to stop waiting on calls in flight), until
+   * `offTrip` (no unsubscribe function is made: a call's hot path).
+   */
+  onTrip(dependency: string, listener: () => void): void {
     this.circuitOf(dependency).tripListeners.add(listener);
   }
 
-  /** Stops calling a listener given to `onTrip` or `onTripWatch`. */
+  /** Stops calling a listener given to `onTrip`. */
   offTrip(dependency: string, listener: () => void): void {
     this.circuits.get(dependency)?.tripListeners.delete(listener);
   }

@@ -191,7 +191,7 @@ export class RpcClient {
         done();
         reject(this.circuitOpen(subject, breakers.retryAfterSeconds(service)));
       });
-      breakers.onTripWatch(service, call.tripped);
+      breakers.onTrip(service, call.tripped);
       let running: Promise<T>;
       try {
         running = work(call);
