@@ -250,18 +250,22 @@ export class NatsBus implements Bus {
       // A part of a large reply: kept (copied: the message's bytes are the client's) until the last comes.
       (call.parts ??= []).push(Uint8Array.prototype.slice.call(msg.data));
       if (call.parts.length < Number(parts)) return;
-      this.pending.delete(call.token);
-      this.deadlines.cancel(call);
+      this.settle(call);
       const headers = fromNatsHeaders(msg.headers);
       delete headers[REPLY_PARTS_HEADER];
       call.resolve({ data: Buffer.concat(call.parts), headers });
       return;
     }
-    this.pending.delete(call.token);
-    this.deadlines.cancel(call);
+    this.settle(call);
     // The server's answer when nobody serves the subject: an empty message with status 503.
     if (msg.data.length === 0 && msg.headers?.code === 503) call.reject(new BusNoRespondersError(call.subject));
     else call.resolve({ data: msg.data, headers: fromNatsHeaders(msg.headers) });
+  }
+
+  /** The request has its outcome: no longer waiting for a reply, its deadline no longer counts. */
+  private settle(call: NatsRequest): void {
+    this.pending.delete(call.token);
+    this.deadlines.cancel(call);
   }
 
   /** Fails every request waiting for a reply (the connection is gone: the replies will not come). */
@@ -279,8 +283,7 @@ export class NatsBus implements Bus {
       this.nc.publish(subject, data, options);
     } catch (error) {
       if (!call || this.pending.get(call.token) !== call) return;
-      this.pending.delete(call.token);
-      this.deadlines.cancel(call);
+      this.settle(call);
       call.reject(
         error instanceof ClosedConnectionError || error instanceof DrainingConnectionError
           ? this.unavailable()
