@@ -31,6 +31,23 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     return api;
   };
   const newChat = async (api: ApiClient) => (await api.post('/api/v1/chats/', {}).expect(201)).body.chat_id as string;
+  /**
+   * Messages written straight into a conversation as one chain (the user's and the assistant's in
+   * turn, a millisecond apart), which then ends at the last: their ids, and the conversation's owner.
+   */
+  const writeChain = async (chatId: string, contents: string[]) => {
+    const [{ user_id: userId }] = (await db.query('SELECT user_id FROM chat.conversation WHERE id = $1', [chatId])).rows;
+    const ids = contents.map(() => randomUUID());
+    await db.query(
+      `INSERT INTO chat.message (id, chat_id, user_id, sender, content, previous_message_id, created_at)
+       SELECT id, $1, $2, CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END, content,
+              CASE WHEN n = 1 THEN NULL ELSE ($3::uuid[])[n - 1] END, now() + n * interval '1 millisecond'
+       FROM unnest($3::uuid[], $4::text[]) WITH ORDINALITY AS m(id, content, n)`,
+      [chatId, userId, ids, contents],
+    );
+    await db.query('UPDATE chat.conversation SET last_active_message_id = $2 WHERE id = $1', [chatId, ids.at(-1)]);
+    return { ids, userId: userId as string };
+  };
   const send = (api: ApiClient, chatId: string, body: object) =>
     postStream(`${stack.url}/api/v1/chats/${chatId}/messages`, api.token!, body);
   /**
@@ -249,6 +266,12 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
       replying: { message_id: string; previous_message_id: string; content: string } | null;
     };
     const read = async () => (await api.get(`/api/v1/chats/${chatId}/messages`).expect(200)).body as Page;
+    /** The page once no reply is being written any more (the one on its way stored). */
+    const stored = () =>
+      eventually(async () => {
+        const page = await read();
+        return page.replying === null ? page : undefined;
+      }, 30_000);
     const during = await read();
     expect(during.messages.map((m) => m.sender)).toEqual(['user']);
     expect(during.leaf_id).toBe(during.messages[0].message_id);
@@ -258,10 +281,7 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     // An older page, or the page of the branch through another message, never says it.
     expect((await api.get(`/api/v1/chats/${chatId}/messages?before=${during.leaf_id}`).expect(200)).body.replying).toBeNull();
     // Once stored (cut short by the stalled model), the page has the reply under the same id.
-    const after = await eventually(async () => {
-      const page = await read();
-      return page.replying === null ? page : undefined;
-    }, 30_000);
+    const after = await stored();
     expect(after.messages.map((m) => m.message_id)).toEqual([during.leaf_id, during.replying!.message_id]);
     expect(after.messages[1].content).toBe('Starting');
 
@@ -275,10 +295,7 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
     expect(regenerating.messages.map((m) => m.message_id)).toEqual([during.leaf_id, first]);
     expect(regenerating.replying).toMatchObject({ previous_message_id: during.leaf_id });
     expect(regenerating.replying!.message_id).not.toBe(first);
-    const regenerated = await eventually(async () => {
-      const page = await read();
-      return page.replying === null ? page : undefined;
-    }, 30_000);
+    const regenerated = await stored();
     expect(regenerated.messages.map((m) => m.message_id)).toEqual([during.leaf_id, regenerating.replying!.message_id]);
     expect(regenerated.messages[1].content).toBe('Again');
   });
@@ -427,22 +444,16 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
   it('reads a share in pages from its first message, to its end; a cursor off the shared branch or a bad page size is refused', async () => {
     const api = await guest();
     const chatId = await newChat(api);
-    const [{ user_id: userId }] = (await db.query('SELECT user_id FROM chat.conversation WHERE id = $1', [chatId])).rows;
     // 120 messages in a chain, and another version of the first reply (not on the shared branch).
-    const ids = Array.from({ length: 120 }, () => randomUUID());
-    const aside = randomUUID();
-    await db.query(
-      `INSERT INTO chat.message (id, chat_id, user_id, sender, content, previous_message_id, created_at)
-       SELECT id, $1, $2, CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END, 'message ' || n,
-              CASE WHEN n = 1 THEN NULL ELSE ($3::uuid[])[n - 1] END, now() + n * interval '1 millisecond'
-       FROM unnest($3::uuid[]) WITH ORDINALITY AS m(id, n)`,
-      [chatId, userId, ids],
+    const { ids, userId } = await writeChain(
+      chatId,
+      Array.from({ length: 120 }, (_, i) => `message ${i + 1}`),
     );
+    const aside = randomUUID();
     await db.query(
       `INSERT INTO chat.message (id, chat_id, user_id, sender, content, previous_message_id) VALUES ($3, $1, $2, 'assistant', 'aside', $4)`,
       [chatId, userId, aside, ids[0]],
     );
-    await db.query('UPDATE chat.conversation SET last_active_message_id = $2 WHERE id = $1', [chatId, ids.at(-1)]);
     const share = (await api.post(`/api/v1/chats/${chatId}/share`).expect(201)).body as { share_id: string };
     type Page = { messages: { message_id: string; content: string }[]; has_more: boolean; conversation_title: string | null };
     const read: string[] = [];
@@ -477,17 +488,11 @@ describe.each(TRANSPORTS)('conversations and streamed replies over the %s transp
   it('reads a conversation larger than one bus message (over NATS, 1 MB) whole: the conversation, its share, all its messages', async () => {
     const api = await guest();
     const chatId = await newChat(api);
-    const [{ user_id: userId }] = (await db.query('SELECT user_id FROM chat.conversation WHERE id = $1', [chatId])).rows;
     // 40 exchanges of 16,000 characters each way: about 1.3 MB of words, written as a chain.
-    const ids = Array.from({ length: 80 }, () => randomUUID());
-    await db.query(
-      `INSERT INTO chat.message (id, chat_id, user_id, sender, content, previous_message_id, created_at)
-       SELECT id, $1, $2, CASE WHEN n % 2 = 1 THEN 'user' ELSE 'assistant' END, repeat(chr(65 + (n % 26)::int), 16000),
-              CASE WHEN n = 1 THEN NULL ELSE ($3::uuid[])[n - 1] END, now() + n * interval '1 millisecond'
-       FROM unnest($3::uuid[]) WITH ORDINALITY AS m(id, n)`,
-      [chatId, userId, ids],
+    const { ids } = await writeChain(
+      chatId,
+      Array.from({ length: 80 }, (_, i) => String.fromCharCode(65 + ((i + 1) % 26)).repeat(16_000)),
     );
-    await db.query('UPDATE chat.conversation SET last_active_message_id = $2 WHERE id = $1', [chatId, ids.at(-1)]);
     const whole = (await api.get(`/api/v1/chats/${chatId}`).expect(200)).body as { messages: { message_id: string; content: string }[] };
     expect(whole.messages.map((m) => m.message_id)).toEqual(ids);
     expect(whole.messages.every((m) => m.content.length === 16_000)).toBe(true);

@@ -53,6 +53,12 @@ function openShare(initial: Message[], branch: () => Message[] = () => initial) 
 }
 
 const articles = () => screen.queryAllByRole('article');
+/** The reader scrolls to near the end of the first page read (50 rows of 100 px in an 800 px view). */
+function scrollNearTheEnd() {
+  const scroller = document.querySelector<HTMLElement>('.chat__scroll')!;
+  scroller.scrollTop = 4_600;
+  fireEvent.scroll(scroller);
+}
 const texts = () => articles().map((article) => article.textContent ?? '');
 /** Which of the conversation's messages are shown, by their number. */
 const shownNumbers = () => texts().map((text) => Number(text.match(/Message number (\d+)/)?.[1]));
@@ -94,9 +100,7 @@ describe('the shared conversation page', () => {
     expect(texts().at(-1)).toContain('Message number 49');
 
     // The reader nears the end of what is read: the next page comes below it.
-    const scroller = document.querySelector<HTMLElement>('.chat__scroll')!;
-    scroller.scrollTop = 4_600;
-    fireEvent.scroll(scroller);
+    scrollNearTheEnd();
     await screen.findByText('Message number 99', {}, { timeout: 5000 });
     expect(called('GET /api/v1/shared/s1').map((c) => c.url)).toEqual([
       '/api/v1/shared/s1?limit=50',
@@ -116,9 +120,7 @@ describe('the shared conversation page', () => {
     await screen.findByText('Message number 49', {}, { timeout: 5000 });
     // The owner switches branches: the message the next page follows is not on the shared branch any more.
     branch = conversation(120, (i) => ({ message_id: `n${i}`, previous_message_id: i ? `n${i - 1}` : null, content: `Other number ${i}` }));
-    const scroller = document.querySelector<HTMLElement>('.chat__scroll')!;
-    scroller.scrollTop = 4_600;
-    fireEvent.scroll(scroller);
+    scrollNearTheEnd();
     await screen.findByText('Other number 49', {}, { timeout: 5000 });
     expect(called('GET /api/v1/shared/s1').map((c) => c.url)).toEqual([
       '/api/v1/shared/s1?limit=50',
@@ -141,12 +143,10 @@ describe('the shared conversation page', () => {
       later++;
       return failures-- > 0 ? json(503, { detail: 'The chat service is unavailable' }) : serve(input, init);
     });
-    const scroller = document.querySelector<HTMLElement>('.chat__scroll')!;
-    scroller.scrollTop = 4_600;
-    fireEvent.scroll(scroller);
+    scrollNearTheEnd();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('The rest of the conversation could not be loaded.');
-    fireEvent.scroll(scroller);
+    scrollNearTheEnd(); // scrolling on does not ask for it again
     expect(later).toBe(1);
     fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
     await screen.findByText('Message number 99', {}, { timeout: 5000 });
