@@ -1,17 +1,13 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, type Ref } from 'react';
+import { useLayoutEffect, useMemo, useRef, type Ref } from 'react';
 import type { SearchTerm } from '@app/contracts/chat/search-terms';
 import type { ReplyDraft } from '../state/replyStore';
 import { useFeedback, useSwitchBranch } from '../hooks/chatQueries';
-import type { OlderMessages } from '../hooks/useConversationView';
-import { useMessageWindow, type MessageListHandle } from '../hooks/useMessageWindow';
+import { useMessageWindow, useMoreNearEdge, type MessageListHandle, type MoreMessages } from '../hooks/useMessageWindow';
 import { latestLeafFrom, siblingsOf, type DisplayMessage } from '../utils/history';
 import { messageRows, placesOf, type KnownVersions } from '../utils/messageRows';
 import { MessageItem } from './message/MessageItem';
 import type { MessageActions } from './message/messageProps';
 import { WindowedMessages } from './WindowedMessages';
-
-/** How close to the first message read (rows) the reader comes before older ones are asked for. */
-const OLDER_AHEAD_ROWS = 6;
 
 type ChatMessagesProps = {
   chatId?: string;
@@ -22,7 +18,7 @@ type ChatMessagesProps = {
   /** The versions of the messages read, as the server gave them with their pages. */
   versions: Map<string, KnownVersions>;
   /** The branch's older messages, read when the reader nears the top. */
-  older?: OlderMessages;
+  older?: MoreMessages;
   /** The user's message of the exchange streaming, until it is stored. */
   pendingUser: DisplayMessage | null;
   draft: ReplyDraft | null;
@@ -91,12 +87,7 @@ export function ChatMessages({
 
   // Near the top of what is read, the page before it is asked for; it is put above without moving
   // the view (the list keeps the row at the top of the view where it was: anchorTo 'end').
-  const startIndex = virtualizer.range?.startIndex ?? 0;
-  useEffect(() => {
-    if (!older?.more || older.loading || !scroller || startIndex > OLDER_AHEAD_ROWS) return;
-    if (scroller.scrollTop > scroller.clientHeight) return;
-    older.load();
-  }, [older, scroller, startIndex]);
+  useMoreNearEdge(virtualizer, rows.length, 'start', older, scroller);
   return (
     <WindowedMessages
       rows={rows}

@@ -1,6 +1,5 @@
-import { useEffect, useMemo } from 'react';
-import type { OlderMessages } from '../hooks/useConversationView';
-import { useMessageWindow } from '../hooks/useMessageWindow';
+import { useMemo } from 'react';
+import { useMessageWindow, useMoreNearEdge, type MoreMessages } from '../hooks/useMessageWindow';
 import type { DisplayMessage } from '../utils/history';
 import { messageRows } from '../utils/messageRows';
 import { MessageItem } from './message/MessageItem';
@@ -13,11 +12,8 @@ type SharedMessagesProps = {
   /** The scroll area the list is in. */
   scroller: HTMLElement | null;
   /** The branch's later messages, read when the reader nears the end of those read. */
-  later?: OlderMessages;
+  later?: MoreMessages;
 };
-
-/** How close to the last message read (rows) the reader comes before later ones are asked for. */
-const LATER_AHEAD_ROWS = 6;
 
 /** No version switcher on a shared page: no message's place among its versions is shown. */
 const NO_PLACES = new Map();
@@ -31,11 +27,7 @@ export function SharedMessages({ shareId, messages, scroller, later }: SharedMes
   const rows = useMemo(() => messageRows(messages, NO_PLACES, null, null), [messages]);
   const virtualizer = useMessageWindow({ rows, scroller, chatId: shareId, opensAt: 'start', pinned: [] });
   // Near the end of what is read, the next page is asked for; it goes below, the view stays put.
-  const endIndex = virtualizer.range?.endIndex ?? 0;
-  useEffect(() => {
-    if (!later?.more || later.loading || endIndex < rows.length - 1 - LATER_AHEAD_ROWS) return;
-    later.load();
-  }, [later, endIndex, rows.length]);
+  useMoreNearEdge(virtualizer, rows.length, 'end', later, scroller);
   return (
     <WindowedMessages
       rows={rows}

@@ -7,11 +7,9 @@ import { blankDraft, type ReplyDraft } from '../state/replyStore';
 import { draftUserMessage, historyBeforeDraft } from '../utils/draftView';
 import { activeEnd, activeHistory, toDisplayMessage } from '../utils/history';
 import { serverVersions } from '../utils/messageRows';
+import type { MoreMessages } from './useMessageWindow';
 import { UNTITLED } from '../utils/titles';
 import { conversationsKey, messagesKey, messagesOfPages, patchConversation, useConversations, useMessagePages } from './chatQueries';
-
-/** The older messages of the branch: whether there are more, whether they are on their way, and asking for them. */
-export type OlderMessages = { more: boolean; loading: boolean; load: () => void };
 
 /**
  * The conversation shown: the messages of its active branch read so far (its newest first, older
@@ -68,7 +66,7 @@ export function useConversationView(chatId: string | undefined, ownDraft: ReplyD
   const visible = useMemo(() => historyBeforeDraft(history, draft), [draft, history]);
   const pendingUser = useMemo(() => draftUserMessage(draft), [draft]);
   const { hasNextPage, isFetchingNextPage, isFetching, fetchNextPage } = pages;
-  const older = useMemo<OlderMessages>(
+  const older = useMemo<MoreMessages>(
     () => ({
       more: hasNextPage,
       // A page being read again (a whole refetch) also holds the next one back: its cursor may change.

@@ -6,7 +6,7 @@ import { messageElementId } from '../components/message/messageProps';
 import type { DisplayMessage } from '../utils/history';
 import type { SearchLinkState } from '../../search/hooks/useConversationSearch';
 import { useSwitchBranch } from './chatQueries';
-import type { OlderMessages } from './useConversationView';
+import type { MoreMessages } from './useMessageWindow';
 
 const MESSAGE_HASH = '#message-';
 const HIGHLIGHT_MS = 4_000;
@@ -18,7 +18,7 @@ type LinkedMessageProps = {
   /** The conversation's messages have been read (a first page). */
   loaded: boolean;
   /** The branch's older pages. */
-  older: OlderMessages;
+  older: MoreMessages;
   /** Brings a message into the list and the view; false when the list does not have it (yet). */
   reveal: (messageId: string) => boolean;
 };

@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useCallback, useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react';
 import { estimateRowHeight, type MessageRow } from '../utils/messageRows';
 
 /** What the conversation's page can ask of its list of messages. */
@@ -106,3 +106,30 @@ export function useMessageWindow({ rows, scroller, chatId, opensAt = 'end', pinn
 
 /** A list's virtualizer, as `useMessageWindow` gives it. */
 export type MessageWindow = ReturnType<typeof useMessageWindow>;
+
+/** More messages of a list: whether there are, whether they are on their way, and asking for them. */
+export type MoreMessages = { more: boolean; loading: boolean; load: () => void };
+
+/** How close to an edge of the messages read (rows) the reader comes before more are asked for. */
+const MORE_AHEAD_ROWS = 6;
+
+/**
+ * Asks for `more` as the window nears an edge of the rows read: the start (a conversation's older
+ * pages, put above without moving the view: only once the reader is within a screen of the top)
+ * or the end (a share's later pages, put below).
+ */
+export function useMoreNearEdge(
+  virtualizer: MessageWindow,
+  rowCount: number,
+  edge: 'start' | 'end',
+  more: MoreMessages | undefined,
+  scroller: HTMLElement | null,
+): void {
+  const index = (edge === 'start' ? virtualizer.range?.startIndex : virtualizer.range?.endIndex) ?? 0;
+  useEffect(() => {
+    if (!more?.more || more.loading || !scroller) return;
+    const near =
+      edge === 'start' ? index <= MORE_AHEAD_ROWS && scroller.scrollTop <= scroller.clientHeight : index >= rowCount - 1 - MORE_AHEAD_ROWS;
+    if (near) more.load();
+  }, [more, scroller, index, rowCount, edge]);
+}
