@@ -122,8 +122,7 @@ export class FilesService implements UserDataPurgeHook {
     const file = UUID.test(objectId) ? await this.store.findFile(objectId) : null;
     if (!file) return { discarded: false };
     if (file.userId !== userIdOf(caller) || file.source !== 'import') throw DomainError.notFound(FILE_NOT_FOUND);
-    await this.objects.delete([file.storageKey, ...file.derivedKeys]);
-    return { discarded: await this.store.deleteFile(file.id, file.userId) };
+    return { discarded: await this.discard(file) };
   }
 
   /**
@@ -137,8 +136,7 @@ export class FilesService implements UserDataPurgeHook {
     for (const objectId of new Set(objectIds)) {
       const file = UUID.test(objectId) ? await this.store.findFile(objectId) : null;
       if (!file || file.userId !== userId || file.source !== 'upload') continue;
-      await this.objects.delete([file.storageKey, ...file.derivedKeys]);
-      if (await this.store.deleteFile(file.id, userId)) discarded++;
+      if (await this.discard(file)) discarded++;
     }
     return { discarded };
   }
@@ -152,6 +150,12 @@ export class FilesService implements UserDataPurgeHook {
     await this.objects.delete(files.flatMap((file) => [file.storageKey, ...file.derivedKeys]));
     await this.uploads.dropPartsOf(userId);
     if (files.length) this.logger.log({ msg: 'Purged stored objects', files: files.length }, 'Files');
+  }
+
+  /** A file's objects (the stored one and what was made from it), then its row; false when the row was gone already. */
+  private async discard(file: FileRecord): Promise<boolean> {
+    await this.objects.delete([file.storageKey, ...file.derivedKeys]);
+    return this.store.deleteFile(file.id, file.userId);
   }
 
   private async owned(caller: Caller, objectId: string): Promise<FileRecord> {
